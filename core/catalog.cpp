@@ -1,0 +1,89 @@
+#include "core/catalog.h"
+
+namespace roo {
+
+const std::vector<HomePattern>& home_patterns() {
+  static const std::vector<HomePattern> homes = {
+      {{"Users", "*"}, "windows-or-macos"},  // C:\Users\<u>, /Users/<u>
+      {{"home", "*"}, "linux"},
+      {{"root"}, "linux"},
+  };
+  return homes;
+}
+
+namespace {
+
+// VS Code-family hosts: the user-data dir is named after the product's nameShort (roo-format.md §1.1).
+struct Host {
+  const char* surface;
+  const char* product;
+};
+const Host kHosts[] = {
+    {"vscode", "Code"},
+    {"vscode-insiders", "Code - Insiders"},
+    {"vscodium", "VSCodium"},
+    {"vscodium-insiders", "VSCodium - Insiders"},
+    {"cursor", "Cursor"},
+    {"windsurf", "Windsurf"},
+};
+
+// Per-OS location of <userDataDir>, relative to the home (roo-format.md §1.1). $XDG_CONFIG_HOME cannot be known
+// from an image, so Linux uses the default ~/.config.
+const std::vector<std::string> kUserDataBases[] = {
+    {"AppData", "Roaming"},
+    {"Library", "Application Support"},
+    {".config"},
+};
+
+// The extension's globalStorage folder is the lower-cased extension id (roo-format.md §1.1).
+struct Extension {
+  const char* folder;
+  const char* surface_override;  // the nightly build is its own surface
+};
+const Extension kExtensions[] = {
+    {"rooveterinaryinc.roo-cline", nullptr},
+    {"rooveterinaryinc.roo-code-nightly", "vscode-nightly"},
+};
+
+std::vector<RootPattern> build_roots() {
+  std::vector<RootPattern> roots;
+  for (const Extension& ext : kExtensions) {
+    for (const Host& host : kHosts) {
+      for (const auto& base : kUserDataBases) {
+        RootPattern r;
+        r.surface = ext.surface_override ? ext.surface_override : host.surface;
+        r.segments = base;
+        for (const char* s : {host.product, "User", "globalStorage", ext.folder}) r.segments.emplace_back(s);
+        roots.push_back(std::move(r));
+      }
+    }
+    // Remote, WSL and dev-container sessions keep the extension's data on the remote side (roo-format.md §1.1).
+    for (const char* server : {".vscode-server", ".vscode-server-insiders"}) {
+      RootPattern r;
+      r.surface = ext.surface_override ? ext.surface_override : "vscode-server";
+      r.segments = {server, "data", "User", "globalStorage", ext.folder};
+      roots.push_back(std::move(r));
+    }
+  }
+  // The CLI's VS Code shim: no per-extension folder under global-storage (roo-format.md §1.3).
+  roots.push_back({"cli", {".vscode-mock", "global-storage"}});
+  return roots;
+}
+
+}  // namespace
+
+const std::vector<RootPattern>& root_patterns() {
+  static const std::vector<RootPattern> roots = build_roots();
+  return roots;
+}
+
+TaskFileKind task_file_kind(std::string_view name) {
+  if (name == "ui_messages.json") return TaskFileKind::ui_messages;
+  if (name == "api_conversation_history.json") return TaskFileKind::api_history;
+  if (name == "claude_messages.json") return TaskFileKind::legacy_claude_messages;
+  if (name == "history_item.json") return TaskFileKind::history_item;
+  if (name == "task_metadata.json") return TaskFileKind::task_metadata;
+  return TaskFileKind::unknown;
+}
+
+}  // namespace roo

@@ -1,0 +1,33 @@
+// The declarative catalog: where Roo Code keeps its files. Adding a host, a home layout or a file kind is one
+// table row here; discovery (core/discovery.cpp) only interprets these tables.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roo {
+
+// Where user home directories sit, relative to a file system's root. "*" matches every child directory.
+struct HomePattern {
+  std::vector<std::string> segments;  // e.g. {"Users","*"}; {"root"} is itself a home
+  const char* os;                     // "windows-or-macos", "linux"
+};
+
+// A Roo storage root, relative to a home directory.
+struct RootPattern {
+  std::string surface;                // row contract surface value
+  std::vector<std::string> segments;  // path below the home
+};
+
+// The Roo file kinds inside a task directory, by file name (roo-format.md §2.1).
+enum class TaskFileKind { ui_messages, api_history, legacy_claude_messages, history_item, task_metadata, unknown };
+TaskFileKind task_file_kind(std::string_view file_name);
+
+const std::vector<HomePattern>& home_patterns();
+const std::vector<RootPattern>& root_patterns();
+
+inline constexpr std::string_view kTasksDir = "tasks";
+inline constexpr std::string_view kTaskIndexFile = "_index.json";
+
+}  // namespace roo

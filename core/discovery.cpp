@@ -1,0 +1,256 @@
+#include "core/discovery.h"
+
+#include <set>
+
+#include "core/json_records.h"
+#include "core/parsers/parsers.h"
+#include "core/row_writer.h"
+#include "core/text_util.h"
+
+namespace roo {
+
+namespace {
+
+// Allocated children of dir whose name matches (case-insensitively: NTFS, FAT and HFS+ ignore case, and a
+// pattern's case can differ from what the user's system wrote). "*" matches every child directory.
+std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const std::string& pattern, bool dirs_only) {
+  std::vector<FileMeta> out;
+  for (FileMeta& e : fs.list_dir(dir)) {
+    if (!e.name_allocated) continue;
+    if (dirs_only && !e.is_dir) continue;
+    if (pattern == "*" ? (e.name != "." && e.name != "..") : iequals(e.name, pattern)) out.push_back(std::move(e));
+  }
+  return out;
+}
+
+// Every directory reached by following segments from start.
+std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const std::vector<std::string>& segments) {
+  std::vector<FileMeta> level = {start};
+  for (const std::string& seg : segments) {
+    std::vector<FileMeta> next;
+    for (const FileMeta& d : level)
+      for (FileMeta& c : children(fs, d, seg, true)) next.push_back(std::move(c));
+    level = std::move(next);
+    if (level.empty()) break;
+  }
+  return level;
+}
+
+}  // namespace
+
+std::vector<RooRoot> find_roots(FileSystemView& fs) {
+  std::vector<RooRoot> roots;
+  std::set<std::string> seen;  // a home matched by two patterns is searched once
+  const FileMeta top = fs.root();
+  for (const HomePattern& hp : home_patterns()) {
+    for (const FileMeta& home : resolve(fs, top, hp.segments)) {
+      for (const RootPattern& rp : root_patterns()) {
+        for (FileMeta& dir : resolve(fs, home, rp.segments)) {
+          if (!seen.insert(dir.path).second) continue;
+          roots.push_back({rp.surface, home.name, std::move(dir)});
+        }
+      }
+    }
+  }
+  return roots;
+}
+
+RootContents list_root(FileSystemView& fs, const RooRoot& root) {
+  RootContents rc;
+  for (const FileMeta& tasks : children(fs, root.dir, std::string(kTasksDir), true)) {
+    for (FileMeta& e : fs.list_dir(tasks)) {
+      if (!e.name_allocated) {
+        ++rc.deleted_names;
+        continue;
+      }
+      if (!e.is_dir) {
+        if (e.name == kTaskIndexFile) rc.index = std::move(e);
+        continue;
+      }
+      // Roo's own reconciliation ignores names starting with '_' or '.' (roo-format.md §2.9).
+      if (e.name.empty() || e.name[0] == '.' || e.name[0] == '_') continue;
+      TaskDir td;
+      td.dir = std::move(e);
+      for (FileMeta& f : fs.list_dir(td.dir)) {
+        if (!f.name_allocated) {
+          ++rc.deleted_names;
+          continue;
+        }
+        if (f.is_dir) continue;
+        TaskFileKind kind = task_file_kind(f.name);
+        if (kind != TaskFileKind::unknown) td.files.emplace(kind, std::move(f));
+      }
+      rc.tasks.push_back(std::move(td));
+    }
+  }
+  return rc;
+}
+
+namespace {
+
+// One source file being parsed: its provenance, its hashed byte stream, and the context rows are made with.
+class OpenSource {
+ public:
+  OpenSource(FileSystemView& fs, const FileMeta& meta, const TaskIdentity* identity, RowWriter& out,
+             ScanReport& report, bool native, const char* kind)
+      : out_(out), report_(report) {
+    source_.volume = &fs.volume();
+    source_.file = meta;
+    ctx.identity = identity;
+    ctx.source = &source_;
+    ctx.file_name = meta.name;
+    ctx.native = native;
+    ctx.sink = &out;
+    record_.path = meta.path;
+    record_.kind = kind;
+    bytes_ = fs.open(meta);
+    if (bytes_) {
+      stream_.emplace(*bytes_);
+    } else {
+      ctx.error("parser: " + meta.name + " could not be opened");
+      report.errors.push_back(meta.path + ": could not be opened");
+    }
+  }
+  ~OpenSource() { finish(); }
+  HashingStream* stream() { return stream_ ? &*stream_ : nullptr; }
+  void add_stats(const ParseStats& s) {
+    record_.records += s.records;
+    record_.good_records += s.good_records;
+    record_.errors += s.errors;
+    record_.folded += s.folded;
+  }
+  ParseContext ctx;
+
+ private:
+  void finish() {
+    if (stream_) {
+      record_.sha256 = stream_->finish();
+      record_.bytes = stream_->bytes_read();
+      if (!stream_->read_error().empty()) report_.errors.push_back(record_.path + ": " + stream_->read_error());
+    }
+    out_.end_source(record_.sha256);
+    report_.files.push_back(std::move(record_));
+  }
+  RowWriter& out_;
+  ScanReport& report_;
+  SourceRef source_;
+  std::unique_ptr<ByteSource> bytes_;
+  std::optional<HashingStream> stream_;
+  FileParseRecord record_;
+};
+
+void apply_history(TaskIdentity& id, const HistoryItem& h) {
+  id.parent_session_id = h.parent_task_id;
+  id.root_session_id = h.root_task_id;
+  id.project_path = h.workspace;
+}
+
+}  // namespace
+
+void process_root(FileSystemView& fs, const RooRoot& root, RowWriter& out, ScanReport& report, bool native) {
+  RootContents rc = list_root(fs, root);
+  report.roots.push_back({root.surface, root.user, root.dir.path, static_cast<int64_t>(rc.tasks.size()),
+                          rc.deleted_names});
+
+  TaskIdentity root_identity{root.surface, root.user, {}, {}, {}, {}};
+  std::vector<IndexEntry> index_entries;
+  std::map<std::string, const IndexEntry*> index_by_id;
+  SourceRef index_source;
+  std::string index_sha;
+  if (rc.index) {
+    {
+      OpenSource src(fs, *rc.index, &root_identity, out, report, native, "task_index");
+      if (HashingStream* in = src.stream()) index_entries = parse_task_index(*in, src.ctx);
+    }
+    index_sha = report.files.back().sha256;
+    index_source = {&fs.volume(), *rc.index};
+    for (const IndexEntry& e : index_entries)
+      if (e.item.id) index_by_id.emplace(*e.item.id, &e);
+  }
+  // A task row made from an index entry: the index file is its source, already hashed above.
+  auto emit_from_index = [&](const IndexEntry& e, const TaskIdentity& id, bool dir_present) {
+    ParseContext ctx;
+    ctx.identity = &id;
+    ctx.source = &index_source;
+    ctx.file_name = std::string(kTaskIndexFile);
+    ctx.native = native;
+    ctx.sink = &out;
+    JsonRecord pos;
+    pos.index = e.record_index;
+    if (native) pos.text = e.text;
+    emit_task_row(e.item, ctx, "index", dir_present, &pos);
+    out.end_source(index_sha);
+  };
+
+  std::set<std::string> task_dirs;
+  for (const TaskDir& td : rc.tasks) {
+    task_dirs.insert(td.dir.name);
+    TaskIdentity id = root_identity;
+    id.session_id = td.dir.name;  // seed 002 Identity: the directory name is the session id
+
+    auto found = index_by_id.find(td.dir.name);
+    const IndexEntry* indexed = found == index_by_id.end() ? nullptr : found->second;
+
+    if (auto it = td.files.find(TaskFileKind::history_item); it != td.files.end()) {
+      OpenSource src(fs, it->second, &id, out, report, native, "history_item");
+      std::optional<HistoryItem> item;
+      if (HashingStream* in = src.stream()) item = parse_history_item_file(*in, src.ctx);
+      if (item) {
+        apply_history(id, *item);
+        if (item->id && *item->id != td.dir.name) {
+          // Both ids are kept; the directory name stays the session id (seed 002).
+          Row r = src.ctx.row("identity_conflict");
+          r.role = "system";
+          r.text = "task id mismatch: directory " + td.dir.name + " holds history_item.id " + *item->id;
+          if (item->ts) {
+            r.time_ms = item->ts;
+            r.time_source = "history_item.ts";
+          }
+          r.set("history_item_id", *item->id);
+          out.emit(std::move(r));
+        }
+        emit_task_row(*item, src.ctx, "history_item", true, nullptr);
+      }
+    } else if (indexed) {
+      apply_history(id, indexed->item);
+      emit_from_index(*indexed, id, true);
+    }
+
+    bool has_api = false;
+    for (TaskFileKind kind : {TaskFileKind::api_history, TaskFileKind::legacy_claude_messages}) {
+      auto it = td.files.find(kind);
+      if (it == td.files.end()) continue;
+      OpenSource src(fs, it->second, &id, out, report, native, "api_history");
+      if (HashingStream* in = src.stream()) {
+        ParseStats s = parse_api_history(*in, src.ctx);
+        src.add_stats(s);
+        has_api = has_api || s.good_records > 0;
+      }
+    }
+    if (auto it = td.files.find(TaskFileKind::ui_messages); it != td.files.end()) {
+      OpenSource src(fs, it->second, &id, out, report, native, "ui_messages");
+      if (HashingStream* in = src.stream()) src.add_stats(parse_ui_messages(*in, src.ctx, has_api));
+    }
+    if (auto it = td.files.find(TaskFileKind::task_metadata); it != td.files.end()) {
+      OpenSource src(fs, it->second, &id, out, report, native, "task_metadata");
+      if (HashingStream* in = src.stream()) src.add_stats(parse_task_metadata(*in, src.ctx));
+    }
+  }
+
+  // Tasks the index still lists but whose directory is gone: the index is all that is left of them.
+  for (const IndexEntry& e : index_entries) {
+    if (e.item.id && task_dirs.count(*e.item.id)) continue;
+    TaskIdentity id = root_identity;
+    id.session_id = e.item.id;
+    apply_history(id, e.item);
+    emit_from_index(e, id, false);
+  }
+}
+
+void scan_file_system(FileSystemView& fs, RowWriter& out, ScanReport& report, bool native) {
+  report.root_patterns = static_cast<int64_t>(home_patterns().size() * root_patterns().size());
+  for (const RooRoot& root : find_roots(fs)) process_root(fs, root, out, report, native);
+  for (const std::string& e : fs.errors()) report.errors.push_back(e);
+}
+
+}  // namespace roo

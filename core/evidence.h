@@ -1,0 +1,75 @@
+// The Evidence seam: everything after discovery sees a file system only through this interface, so the
+// parsers and the catalog run the same on a libtsk image (tsk_glue/) and on a plain folder (core/folder_evidence).
+// core/ knows nothing of libtsk; tsk_glue/ implements these classes on top of it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roo {
+
+// A file-system time: seconds since the Unix epoch (UTC) plus nanoseconds when the file system keeps them.
+struct FsTime {
+  int64_t seconds = 0;
+  uint32_t nanos = 0;
+  bool operator==(const FsTime&) const = default;
+};
+
+// How a file came to be read. The string forms are part of the row contract (source.recovery).
+enum class Recovery { allocated, deleted, orphan, temp_leftover, carved, slack };
+const char* recovery_name(Recovery r);
+
+// One name in a directory, with what its metadata says. Copied out of the file system, never a live handle.
+struct FileMeta {
+  std::string path;  // full path inside the file system, '/'-separated, starting with '/'
+  std::string name;
+  bool is_dir = false;
+  std::optional<uint64_t> inode;     // meta address (ext inode, NTFS MFT entry, FAT dir-entry address)
+  std::optional<uint32_t> meta_seq;  // NTFS sequence number of the name's reference
+  std::string attr;                  // attribute read, e.g. "128-4" on NTFS; empty when the FS has one stream
+  bool name_allocated = true;
+  bool meta_allocated = true;
+  bool reallocated = false;  // deleted name whose meta is allocated again (or NTFS seq mismatch): content untrusted
+  std::optional<uint64_t> size;
+  std::optional<FsTime> mtime, atime, ctime, crtime;
+  Recovery recovery = Recovery::allocated;
+};
+
+// Random-access bytes of one file. Reads never modify the evidence.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual uint64_t size() const = 0;
+  // Reads up to len bytes at offset; returns the count read (0 at end of file) or -1 on a read error,
+  // with error() saying why.
+  virtual int64_t read_at(uint64_t offset, char* buf, size_t len) = 0;
+  virtual std::string error() const { return {}; }
+};
+
+// Where a file system sits: the locator every row's provenance starts from.
+struct VolumeInfo {
+  std::string evidence;                 // evidence id: basename of the first image segment, or of --dir
+  std::vector<std::string> image_paths; // as given on the command line (empty for a folder)
+  std::optional<uint64_t> partition_offset;  // byte offset of the file system in the image
+  std::string fs_type;                  // libtsk's name ("ext4", "ntfs", "fat32", …) or "folder"
+  int volume_index = 0;                 // position of the partition in the volume system walk
+};
+
+// One file system (or folder) seen through names and metadata.
+class FileSystemView {
+ public:
+  virtual ~FileSystemView() = default;
+  virtual const VolumeInfo& volume() const = 0;
+  virtual FileMeta root() = 0;
+  // Every name in dir, allocated and deleted, sorted by name (byte order) so runs are repeatable.
+  // A directory that cannot be read yields an empty list and error_count() goes up.
+  virtual std::vector<FileMeta> list_dir(const FileMeta& dir) = 0;
+  virtual std::unique_ptr<ByteSource> open(const FileMeta& file) = 0;
+  // Directories or files that could not be read, for the run report.
+  virtual std::vector<std::string> errors() const { return {}; }
+};
+
+}  // namespace roo

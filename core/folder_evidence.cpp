@@ -1,0 +1,128 @@
+#include "core/folder_evidence.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace roo {
+
+namespace {
+
+class HostFile : public ByteSource {
+ public:
+  HostFile(int fd, uint64_t size) : fd_(fd), size_(size) {}
+  ~HostFile() override { close(fd_); }
+  uint64_t size() const override { return size_; }
+  int64_t read_at(uint64_t offset, char* buf, size_t len) override {
+    for (;;) {
+      ssize_t n = pread(fd_, buf, len, static_cast<off_t>(offset));
+      if (n >= 0) return n;
+      if (errno == EINTR) continue;
+      error_ = std::strerror(errno);
+      return -1;
+    }
+  }
+  std::string error() const override { return error_; }
+
+ private:
+  int fd_;
+  uint64_t size_;
+  std::string error_;
+};
+
+FsTime fs_time(const struct timespec& ts) {
+  return {static_cast<int64_t>(ts.tv_sec), static_cast<uint32_t>(ts.tv_nsec)};
+}
+
+void fill_from_stat(FileMeta& m, const struct stat& st) {
+  m.is_dir = S_ISDIR(st.st_mode);
+  m.inode = st.st_ino;
+  m.size = static_cast<uint64_t>(st.st_size);
+  m.mtime = fs_time(st.st_mtim);
+  m.atime = fs_time(st.st_atim);
+  m.ctime = fs_time(st.st_ctim);
+}
+
+std::string basename_of(const std::string& path) {
+  std::string p = path;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  auto slash = p.rfind('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+}  // namespace
+
+std::unique_ptr<ByteSource> open_host_file(const std::string& path, std::string* why) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    if (why) *why = std::strerror(errno);
+    return nullptr;
+  }
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (why) *why = "not a regular file";
+    close(fd);
+    return nullptr;
+  }
+  return std::make_unique<HostFile>(fd, static_cast<uint64_t>(st.st_size));
+}
+
+FolderFileSystem::FolderFileSystem(std::string root_dir) : root_dir_(std::move(root_dir)) {
+  while (root_dir_.size() > 1 && root_dir_.back() == '/') root_dir_.pop_back();
+  volume_.evidence = basename_of(root_dir_);
+  volume_.fs_type = "folder";
+}
+
+std::string FolderFileSystem::host_path(const FileMeta& f) const {
+  return f.path == "/" ? root_dir_ : root_dir_ + f.path;
+}
+
+FileMeta FolderFileSystem::root() {
+  FileMeta m;
+  m.path = "/";
+  m.name = "";
+  struct stat st {};
+  if (stat(root_dir_.c_str(), &st) == 0) fill_from_stat(m, st);
+  m.is_dir = true;
+  return m;
+}
+
+std::vector<FileMeta> FolderFileSystem::list_dir(const FileMeta& dir) {
+  std::vector<FileMeta> out;
+  const std::string host = host_path(dir);
+  DIR* d = opendir(host.c_str());
+  if (!d) {
+    errors_.push_back(dir.path + ": " + std::strerror(errno));
+    return out;
+  }
+  while (struct dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    FileMeta m;
+    m.name = name;
+    m.path = (dir.path == "/" ? "" : dir.path) + "/" + name;
+    struct stat st {};
+    if (lstat((host + "/" + name).c_str(), &st) == 0) {
+      fill_from_stat(m, st);
+      if (S_ISLNK(st.st_mode)) m.is_dir = false;  // never followed
+    }
+    out.push_back(std::move(m));
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end(), [](const FileMeta& a, const FileMeta& b) { return a.name < b.name; });
+  return out;
+}
+
+std::unique_ptr<ByteSource> FolderFileSystem::open(const FileMeta& file) {
+  std::string why;
+  auto src = open_host_file(host_path(file), &why);
+  if (!src) errors_.push_back(file.path + ": " + why);
+  return src;
+}
+
+}  // namespace roo

@@ -1,0 +1,109 @@
+// Reading Roo's whole-file JSON documents from a ByteSource, streamed and hashed in one pass.
+//
+// Roo writes task files as one JSON array (tens to hundreds of MB). JsonArrayReader frames the array record by
+// record with a byte scanner (string/escape/depth tracking) and parses each record alone with RapidJSON's
+// iterative (non-recursive) reader into a small DOM. So memory is the largest record, not the file, and a bad
+// record is skipped at its own end instead of ending the file: every other record is kept (seed 000, Bad-line
+// rows). A SAX reader over the whole array could not resume after a syntax error.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/evidence.h"
+#include "core/sha256.h"
+
+namespace roo {
+
+// Sequential reader over a ByteSource that hashes every byte it reads. finish() reads to the end so the
+// sha256 always covers the whole file even when parsing stopped early.
+class HashingStream {
+ public:
+  explicit HashingStream(ByteSource& src, size_t chunk = 1 << 20);
+  // Next byte, or -1 at end of data (or at a read error, see read_error()).
+  int peek() {
+    if (pos_ < len_) return static_cast<unsigned char>(buf_[pos_]);
+    return refill() ? static_cast<unsigned char>(buf_[pos_]) : -1;
+  }
+  int take() {
+    int c = peek();
+    if (c >= 0) ++pos_;
+    return c;
+  }
+  uint64_t offset() const { return base_ + pos_; }
+  // Contiguous bytes available now (at least one unless at end).
+  const char* window(size_t* n) {
+    if (pos_ >= len_ && !refill()) {
+      *n = 0;
+      return nullptr;
+    }
+    *n = len_ - pos_;
+    return buf_.data() + pos_;
+  }
+  void advance(size_t n) { pos_ += n; }
+  std::string finish();  // reads the rest, returns sha256 hex
+  const std::string& read_error() const { return error_; }
+  uint64_t bytes_read() const { return base_ + len_; }
+
+ private:
+  bool refill();
+  ByteSource& src_;
+  std::vector<char> buf_;
+  size_t pos_ = 0, len_ = 0;
+  uint64_t base_ = 0;
+  Sha256 sha_;
+  std::string error_;
+  bool eof_ = false;
+};
+
+struct JsonRecord {
+  int64_t index = 0;        // 0-based array position
+  uint64_t offset = 0;      // byte offset of the record in the file
+  uint64_t length = 0;      // byte length of the record text
+  std::string text;         // the record's bytes (kept for native output and error rows)
+  rapidjson::Document doc;  // parsed record; valid when parse_error is empty
+  std::string parse_error;  // why the record did not parse
+};
+
+class JsonArrayReader {
+ public:
+  enum class Status {
+    record,        // a record was read (check parse_error)
+    end,           // the array closed normally
+    not_an_array,  // the document does not start with '['
+    empty,         // the file has no bytes (or only whitespace)
+    cut_off,       // the data ended inside the array
+  };
+  explicit JsonArrayReader(HashingStream& in) : in_(in) {}
+  Status next(JsonRecord& out);
+  int64_t records_seen() const { return next_index_; }
+  int64_t good_records() const { return good_; }
+
+ private:
+  bool scan_value(std::string& text);  // false when the data ended inside the value
+  HashingStream& in_;
+  bool started_ = false;
+  int64_t next_index_ = 0;
+  int64_t good_ = 0;
+  int max_depth_ = 256;
+  bool too_deep_ = false;
+};
+
+// Reads a whole small JSON document (history_item.json, _index.json, …). Returns false with *why set when the
+// bytes do not parse. Reads at most max_bytes.
+bool read_json_document(HashingStream& in, rapidjson::Document& doc, std::string* why, std::string* text,
+                        uint64_t max_bytes = 256ull << 20);
+
+// Accessors that never throw on a wrong type.
+const rapidjson::Value* member(const rapidjson::Value& obj, const char* name);
+std::optional<std::string> get_string(const rapidjson::Value& obj, const char* name);
+std::optional<int64_t> get_int(const rapidjson::Value& obj, const char* name);  // integral numbers only
+std::optional<double> get_number(const rapidjson::Value& obj, const char* name);
+std::optional<bool> get_bool(const rapidjson::Value& obj, const char* name);
+std::string to_json_text(const rapidjson::Value& v);
+
+}  // namespace roo

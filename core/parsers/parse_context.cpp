@@ -1,0 +1,103 @@
+#include "core/parsers/parse_context.h"
+
+namespace roo {
+
+Row ParseContext::row(const char* kind, const JsonRecord* rec, std::optional<int64_t> sub_index) const {
+  Row r;
+  r.kind = kind;
+  r.identity = identity;
+  r.source = source;
+  if (rec) {
+    r.position.record_index = rec->index;
+    r.position.byte_offset = rec->offset;
+    r.position.byte_length = rec->length;
+    if (native) r.native = rec->text;
+  }
+  r.position.sub_index = sub_index;
+  return r;
+}
+
+void ParseContext::error(std::string text, const JsonRecord* rec) const {
+  Row r = row("parser_error", rec);
+  r.role = "system";
+  r.text = std::move(text);
+  sink->emit(std::move(r));
+}
+
+namespace {
+std::string raw_echo(const std::string& text) {
+  if (text.size() <= kRawEchoLimit) return text;
+  return text.substr(0, kRawEchoLimit) + "…";
+}
+}  // namespace
+
+ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
+                                  const std::function<void(const JsonRecord&)>& on_object) {
+  ParseStats stats;
+  JsonArrayReader reader(in);
+  JsonRecord rec;
+  for (;;) {
+    JsonArrayReader::Status st = reader.next(rec);
+    if (st == JsonArrayReader::Status::record) {
+      ++stats.records;
+      if (!rec.parse_error.empty()) {
+        ++stats.errors;
+        ctx.error("parser: unparseable record " + std::to_string(rec.index + 1) + " (" + rec.parse_error +
+                      "): " + raw_echo(rec.text),
+                  &rec);
+      } else if (!rec.doc.IsObject()) {
+        ++stats.errors;
+        ctx.error("parser: unparseable record " + std::to_string(rec.index + 1) + " (not a JSON object): " +
+                      raw_echo(rec.text),
+                  &rec);
+      } else {
+        ++stats.good_records;
+        on_object(rec);
+      }
+      continue;
+    }
+    std::string suffix = in.read_error().empty() ? "" : " (read error: " + in.read_error() + ")";
+    switch (st) {
+      case JsonArrayReader::Status::end:
+        break;
+      case JsonArrayReader::Status::empty:
+        ++stats.errors;
+        ctx.error("parser: " + ctx.file_name + " is empty" + suffix);
+        break;
+      case JsonArrayReader::Status::not_an_array:
+        ++stats.errors;
+        ctx.error("parser: " + ctx.file_name + " is not a JSON array");
+        break;
+      case JsonArrayReader::Status::cut_off: {
+        ++stats.errors;
+        Row r = ctx.row("parser_error");
+        r.role = "system";
+        r.text = "parser: array cut off after record " + std::to_string(reader.records_seen()) + suffix;
+        r.position.record_index = reader.records_seen();  // the record that was being read when the data ended
+        ctx.sink->emit(std::move(r));
+        break;
+      }
+      case JsonArrayReader::Status::record:
+        break;
+    }
+    return stats;
+  }
+}
+
+bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson::Document& doc) {
+  std::string why, text;
+  if (!read_json_document(in, doc, &why, &text)) {
+    if (why == "empty")
+      ctx.error("parser: " + ctx.file_name + " is empty");
+    else
+      ctx.error("parser: " + ctx.file_name + " is not a JSON object (" + why + ")");
+    return false;
+  }
+  if (!doc.IsObject()) {
+    ctx.error("parser: " + ctx.file_name + " is not a JSON object");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace roo

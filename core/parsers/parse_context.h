@@ -1,0 +1,46 @@
+// What every parser is given, and the shared shapes of the rows they all make.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "core/json_records.h"
+#include "core/row.h"
+
+namespace roo {
+
+struct ParseContext {
+  const TaskIdentity* identity = nullptr;
+  const SourceRef* source = nullptr;
+  std::string file_name;  // for parser_error texts ("ui_messages.json")
+  bool native = false;    // copy the verbatim record into rows (--native)
+  RowSink* sink = nullptr;
+
+  // A row of this source at this record position, with the task's identity.
+  Row row(const char* kind, const JsonRecord* rec = nullptr, std::optional<int64_t> sub_index = std::nullopt) const;
+  // A parser_error row worded as seed 000 "Bad-line rows".
+  void error(std::string text, const JsonRecord* rec = nullptr) const;
+};
+
+// Record counts a parser reports back for the run report.
+struct ParseStats {
+  int64_t records = 0;       // array elements seen
+  int64_t good_records = 0;  // elements that parsed as the expected shape
+  int64_t errors = 0;        // parser_error rows
+  int64_t folded = 0;        // records that are the same fact as a row from another file (not re-emitted)
+};
+
+// Drives a top-level JSON array record by record and turns every framing problem into its parser_error row:
+// empty file, not an array, unparseable record N, array cut off after record N. on_object gets each record that
+// parsed as a JSON object; other record values are reported as unparseable.
+ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
+                                  const std::function<void(const JsonRecord&)>& on_object);
+
+// Reads a whole JSON document that must be an object; on failure emits `parser: <name> is not a JSON object` (or the
+// read/parse reason) and returns false.
+bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson::Document& doc);
+
+// At most this many bytes of a bad record are echoed into its parser_error row.
+inline constexpr size_t kRawEchoLimit = 200;
+
+}  // namespace roo

@@ -1,0 +1,84 @@
+// The row: one fact, with its provenance and a named time source (docs/row-contract.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "core/evidence.h"
+
+namespace roo {
+
+inline constexpr const char* kRowSchema = "roo-ingest/row/1";
+
+// A kind-specific value. RawJson holds a JSON text that is written verbatim (e.g. a tool's input object).
+struct RawJson {
+  std::string text;
+};
+using FieldValue = std::variant<std::nullptr_t, bool, int64_t, double, std::string, RawJson>;
+
+// The file a row came from: which file system, which name, and the sha256 of its bytes (filled when the whole
+// file has been read; rows are written before that and patched, see RowWriter).
+struct SourceRef {
+  const VolumeInfo* volume = nullptr;
+  FileMeta file;
+};
+
+// Where in its source file a row's record sits.
+struct RecordPosition {
+  std::optional<int64_t> record_index;  // array index (seed 002 position basis); none for whole documents
+  std::optional<int64_t> sub_index;     // content-block index inside an API message
+  std::optional<uint64_t> byte_offset;
+  std::optional<uint64_t> byte_length;
+};
+
+// Who the rows of one task belong to; copied onto every row of the task.
+struct TaskIdentity {
+  std::string surface;
+  std::optional<std::string> user;
+  std::optional<std::string> session_id, parent_session_id, root_session_id, project_path;
+};
+
+struct Row {
+  std::string kind;
+  std::optional<int64_t> time_ms;
+  std::string time_source = "none";
+  const TaskIdentity* identity = nullptr;
+  std::optional<std::string> role;
+  std::optional<std::string> text;
+  std::vector<std::pair<std::string, FieldValue>> fields;  // kind-specific, in insertion order
+  const SourceRef* source = nullptr;
+  RecordPosition position;
+  std::optional<std::string> native;  // verbatim record text, only with --native
+
+  Row& set(std::string key, FieldValue value) {
+    fields.emplace_back(std::move(key), std::move(value));
+    return *this;
+  }
+  template <typename T>
+  Row& set_opt(std::string key, const std::optional<T>& value) {
+    if (value) fields.emplace_back(std::move(key), FieldValue(*value));
+    return *this;
+  }
+};
+
+// Receives rows from parsers. Parsers never write files themselves.
+class RowSink {
+ public:
+  virtual ~RowSink() = default;
+  virtual void emit(Row&& row) = 0;
+};
+
+// The 32-hex row id: stable across reruns, from the evidence locator, the record position and the kind.
+std::string row_id(const Row& row);
+
+// Serialises a row as one JSONL line (with '\n'). The source sha256 is written as a placeholder of
+// kShaPlaceholderLength bytes that patch_sha256 replaces once the whole source has been hashed.
+std::string row_to_json_line(const Row& row);
+inline constexpr size_t kShaPlaceholderLength = 66;  // the quoted 64-char value
+void patch_sha256(std::string& lines, const std::string& sha256_hex);
+
+}  // namespace roo

@@ -1,0 +1,148 @@
+#include "core/text_util.h"
+
+#include <cctype>
+#include <cstdio>
+#include <ctime>
+
+namespace roo {
+
+namespace {
+std::string iso_seconds(int64_t secs) {
+  std::time_t t = static_cast<std::time_t>(secs);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec);
+  return buf;
+}
+}  // namespace
+
+std::string iso_from_ms(int64_t epoch_ms) {
+  int64_t secs = epoch_ms / 1000;
+  int64_t ms = epoch_ms % 1000;
+  if (ms < 0) {
+    ms += 1000;
+    secs -= 1;
+  }
+  char frac[8];
+  std::snprintf(frac, sizeof frac, ".%03d", static_cast<int>(ms));
+  return iso_seconds(secs) + frac + "Z";
+}
+
+std::string iso_from_fs_time(const FsTime& t) {
+  std::string s = iso_seconds(t.seconds);
+  if (t.nanos != 0) {
+    char frac[16];
+    std::snprintf(frac, sizeof frac, ".%09u", t.nanos);
+    s += frac;
+  }
+  return s + "Z";
+}
+
+namespace {
+// Length of the valid UTF-8 sequence at s[i], or 0 when it is invalid.
+size_t utf8_seq_len(std::string_view s, size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80) return 1;
+  size_t n;
+  uint32_t cp;
+  if ((c & 0xE0) == 0xC0) {
+    n = 2;
+    cp = c & 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    n = 3;
+    cp = c & 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    n = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    const auto cc = static_cast<unsigned char>(s[i + k]);
+    if ((cc & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (cc & 0x3F);
+  }
+  // Overlong forms, surrogates and values past U+10FFFF are invalid.
+  if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+      (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return n;
+}
+}  // namespace
+
+bool utf8_valid(std::string_view in) {
+  for (size_t i = 0; i < in.size();) {
+    size_t n = utf8_seq_len(in, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+std::string utf8_sanitize(std::string_view in) {
+  if (utf8_valid(in)) return std::string(in);
+  std::string out;
+  out.reserve(in.size() + 8);
+  for (size_t i = 0; i < in.size();) {
+    size_t n = utf8_seq_len(in, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      out.append(in.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::string to_hex(const unsigned char* bytes, size_t n) {
+  static const char* digits = "0123456789abcdef";
+  std::string out(n * 2, '0');
+  for (size_t i = 0; i < n; ++i) {
+    out[2 * i] = digits[bytes[i] >> 4];
+    out[2 * i + 1] = digits[bytes[i] & 0xF];
+  }
+  return out;
+}
+
+bool is_epoch_ms_id(std::string_view id) {
+  if (id.size() != 13) return false;
+  for (char c : id)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+std::optional<int64_t> uuidv7_ms(std::string_view id) {
+  // xxxxxxxx-xxxx-7xxx-[89ab]xxx-xxxxxxxxxxxx
+  if (id.size() != 36 || id[8] != '-' || id[13] != '-' || id[18] != '-' || id[23] != '-') return std::nullopt;
+  if (id[14] != '7') return std::nullopt;
+  int64_t ms = 0;
+  for (size_t i : {0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12}) {
+    char c = static_cast<char>(std::tolower(static_cast<unsigned char>(id[i])));
+    int v = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+    if (v < 0) return std::nullopt;
+    ms = ms * 16 + v;
+  }
+  return ms;
+}
+
+}  // namespace roo

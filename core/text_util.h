@@ -1,0 +1,34 @@
+// Small text helpers shared by parsers and sinks.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/evidence.h"
+
+namespace roo {
+
+// ISO 8601 UTC with milliseconds ("2025-10-09T08:53:20.000Z") from epoch milliseconds.
+std::string iso_from_ms(int64_t epoch_ms);
+// ISO 8601 UTC from a file-system time; nanoseconds are kept when non-zero.
+std::string iso_from_fs_time(const FsTime& t);
+
+// Replaces every invalid UTF-8 sequence by U+FFFD so every output is valid UTF-8 (paths and carved bytes may not be).
+std::string utf8_sanitize(std::string_view in);
+bool utf8_valid(std::string_view in);
+
+bool iequals(std::string_view a, std::string_view b);
+bool starts_with(std::string_view s, std::string_view prefix);
+std::string_view trim(std::string_view s);
+
+// Hex helpers.
+std::string to_hex(const unsigned char* bytes, size_t n);
+
+// True for "<13 digits>" task ids (Roo Cline <= v3.1.5, roo-format.md §2.10).
+bool is_epoch_ms_id(std::string_view id);
+// Milliseconds embedded in a UUIDv7 (first 48 bits), when id is one.
+std::optional<int64_t> uuidv7_ms(std::string_view id);
+
+}  // namespace roo

@@ -1,0 +1,88 @@
+#include "core/json_records.h"
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace roo {
+namespace {
+
+using test::MemoryBytes;
+
+struct Framed {
+  std::vector<JsonRecord> records;
+  JsonArrayReader::Status last;
+  std::string sha;
+};
+
+Framed frame(const std::string& bytes, size_t chunk = 7) {
+  MemoryBytes src(bytes);
+  HashingStream in(src, chunk);  // tiny chunks so records straddle buffer refills
+  JsonArrayReader reader(in);
+  Framed f;
+  for (;;) {
+    JsonRecord rec;
+    f.last = reader.next(rec);
+    if (f.last != JsonArrayReader::Status::record) break;
+    f.records.push_back(std::move(rec));
+  }
+  f.sha = in.finish();
+  return f;
+}
+
+TEST(JsonArrayReader, FramesRecordsWithExactOffsets) {
+  const std::string text = R"([{"a":"x,]}"} , {"b":[1,{"c":"\"}"}]},3])";
+  Framed f = frame(text);
+  ASSERT_EQ(f.last, JsonArrayReader::Status::end);
+  ASSERT_EQ(f.records.size(), 3u);
+  for (const JsonRecord& r : f.records) EXPECT_EQ(text.substr(r.offset, r.length), r.text);
+  EXPECT_EQ(f.records[0].text, R"({"a":"x,]}"})");
+  EXPECT_EQ(f.records[1].index, 1);
+  EXPECT_EQ(f.records[1].text, R"({"b":[1,{"c":"\"}"}]})");
+  EXPECT_EQ(f.records[2].text, "3");
+  EXPECT_TRUE(f.records[1].doc.IsObject());
+}
+
+TEST(JsonArrayReader, HashCoversWholeFileEvenWhenParsingStopsEarly) {
+  // Expected digest computed outside the code under test: printf '[1,2' | sha256sum
+  Framed f = frame("[1,2");
+  EXPECT_EQ(f.last, JsonArrayReader::Status::cut_off);
+  EXPECT_EQ(f.sha, "901cf92ee391a6b0b984a3a0da2062ab999a43cd4c3e53e6bc171423dead3abd");
+}
+
+// Seed 000, Bad-line rows: a cut file keeps every record before the cut.
+TEST(JsonArrayReader, CutInsideARecordKeepsEveryRecordBefore) {
+  Framed f = frame(R"([{"ts":1},{"ts":2},{"ts":3,"text":"abc)");
+  EXPECT_EQ(f.last, JsonArrayReader::Status::cut_off);
+  ASSERT_EQ(f.records.size(), 2u);
+  EXPECT_EQ(f.records[1].doc["ts"].GetInt(), 2);
+}
+
+TEST(JsonArrayReader, BadRecordIsSkippedAndTheNextKept) {
+  Framed f = frame(R"([{"ts":1},{"ts":tru},{"ts":3}])");
+  EXPECT_EQ(f.last, JsonArrayReader::Status::end);
+  ASSERT_EQ(f.records.size(), 3u);
+  EXPECT_TRUE(f.records[0].parse_error.empty());
+  EXPECT_FALSE(f.records[1].parse_error.empty());
+  EXPECT_TRUE(f.records[2].parse_error.empty());
+  EXPECT_EQ(f.records[2].doc["ts"].GetInt(), 3);
+}
+
+TEST(JsonArrayReader, EmptyAndNonArrayInputsAreNamed) {
+  EXPECT_EQ(frame("").last, JsonArrayReader::Status::empty);
+  EXPECT_EQ(frame("  \n").last, JsonArrayReader::Status::empty);
+  EXPECT_EQ(frame("{\"a\":1}").last, JsonArrayReader::Status::not_an_array);
+  EXPECT_EQ(frame(std::string(16, '\0')).last, JsonArrayReader::Status::not_an_array);
+  EXPECT_EQ(frame("[]").last, JsonArrayReader::Status::end);
+}
+
+TEST(JsonArrayReader, HostileNestingIsRefusedNotRecursed) {
+  std::string deep = "[" + std::string(100000, '[') + std::string(100000, ']') + ",{\"ok\":1}]";
+  Framed f = frame(deep, 4096);
+  ASSERT_EQ(f.records.size(), 2u);
+  EXPECT_NE(f.records[0].parse_error.find("nesting deeper"), std::string::npos);
+  EXPECT_TRUE(f.records[1].doc.IsObject());
+}
+
+}  // namespace
+}  // namespace roo

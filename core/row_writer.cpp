@@ -59,6 +59,7 @@ void RowWriter::end_source(const std::string& sha256_hex) {
   patch_sha256(pending_, sha256_hex);
   if (std::fwrite(pending_.data(), 1, pending_.size(), out_) != pending_.size()) ok_ = false;
   pending_.clear();
+  if (flush_each_source_ && std::fflush(out_) != 0) ok_ = false;
 }
 
 }  // namespace roo

@@ -22,6 +22,8 @@ class RowWriter : public RowSink {
   void emit(Row&& row) override;
   // Writes every row held since the previous call, with this source's sha256.
   void end_source(const std::string& sha256_hex);
+  // Flush the output after every source, so a process that dies later keeps every finished source's rows.
+  void set_flush_each_source(bool on) { flush_each_source_ = on; }
   const std::map<std::string, int64_t>& counts() const { return counts_; }
   bool ok() const { return ok_; }
 
@@ -34,6 +36,7 @@ class RowWriter : public RowSink {
   std::FILE* spill_ = nullptr;
   bool spilled_ = false;
   bool ok_ = true;
+  bool flush_each_source_ = false;
   std::map<std::string, int64_t> counts_;
 };
 

@@ -197,6 +197,7 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowWriter& out, ScanR
       if (HashingStream* in = src.stream()) item = parse_history_item_file(*in, src.ctx);
       if (item) {
         apply_history(id, *item);
+        emit_task_row(*item, src.ctx, "history_item", true, nullptr);
         if (item->id && *item->id != td.dir.name) {
           // Both ids are kept; the directory name stays the session id (seed 002).
           Row r = src.ctx.row("identity_conflict");
@@ -209,27 +210,27 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowWriter& out, ScanR
           r.set("history_item_id", *item->id);
           out.emit(std::move(r));
         }
-        emit_task_row(*item, src.ctx, "history_item", true, nullptr);
       }
     } else if (indexed) {
       apply_history(id, indexed->item);
       emit_from_index(*indexed, id, true);
     }
 
-    bool has_api = false;
+    std::optional<ConversationTexts> api_texts;
     for (TaskFileKind kind : {TaskFileKind::api_history, TaskFileKind::legacy_claude_messages}) {
       auto it = td.files.find(kind);
       if (it == td.files.end()) continue;
       OpenSource src(fs, it->second, &id, out, report, native, "api_history");
       if (HashingStream* in = src.stream()) {
-        ParseStats s = parse_api_history(*in, src.ctx);
+        ConversationTexts texts;
+        ParseStats s = parse_api_history(*in, src.ctx, &texts);
         src.add_stats(s);
-        has_api = has_api || s.good_records > 0;
+        if (s.good_records > 0) api_texts = std::move(texts);
       }
     }
     if (auto it = td.files.find(TaskFileKind::ui_messages); it != td.files.end()) {
       OpenSource src(fs, it->second, &id, out, report, native, "ui_messages");
-      if (HashingStream* in = src.stream()) src.add_stats(parse_ui_messages(*in, src.ctx, has_api));
+      if (HashingStream* in = src.stream()) src.add_stats(parse_ui_messages(*in, src.ctx, api_texts ? &*api_texts : nullptr));
     }
     if (auto it = td.files.find(TaskFileKind::task_metadata); it != td.files.end()) {
       OpenSource src(fs, it->second, &id, out, report, native, "task_metadata");

@@ -48,7 +48,7 @@ void skip_ws(HashingStream& in) {
 void parse_record(JsonRecord& rec) {
   rapidjson::Document fresh;  // a fresh allocator per record keeps memory at one record
   rec.doc.Swap(fresh);
-  rec.doc.Parse<rapidjson::kParseIterativeFlag>(rec.text.data(), rec.text.size());
+  rec.doc.Parse<kRecordParseFlags>(rec.text.data(), rec.text.size());
   if (rec.doc.HasParseError()) {
     rec.parse_error = std::string(rapidjson::GetParseError_En(rec.doc.GetParseError())) + " at byte " +
                       std::to_string(rec.doc.GetErrorOffset());
@@ -183,7 +183,7 @@ bool read_json_document(HashingStream& in, rapidjson::Document& doc, std::string
     if (text) *text = bytes;
     return false;
   }
-  doc.Parse<rapidjson::kParseIterativeFlag>(bytes.data(), bytes.size());
+  doc.Parse<kRecordParseFlags>(bytes.data(), bytes.size());
   if (text) *text = std::move(bytes);
   if (doc.HasParseError()) {
     *why = std::string(rapidjson::GetParseError_En(doc.GetParseError())) + " at byte " +

@@ -19,6 +19,10 @@
 
 namespace roo {
 
+// Iterative: no recursion, so hostile nesting cannot exhaust the stack. Full precision: a cost or token count
+// comes out exactly as Roo wrote it (the default fast path can be off by one unit in the last place).
+inline constexpr unsigned kRecordParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag;
+
 // Sequential reader over a ByteSource that hashes every byte it reads. finish() reads to the end so the
 // sha256 always covers the whole file even when parsing stopped early.
 class HashingStream {

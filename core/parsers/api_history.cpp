@@ -1,6 +1,7 @@
 // api_conversation_history.json (and legacy claude_messages.json): Anthropic MessageParam[] plus Roo's extras
 // (roo-format.md §3.1–§3.2). One row per content block that carries a fact; block order is kept as sub_index.
 #include "core/parsers/parsers.h"
+#include "core/sha256.h"
 #include "core/text_util.h"
 
 namespace roo {
@@ -50,9 +51,33 @@ std::optional<std::string> reasoning_text(const rapidjson::Value& block) {
   return std::nullopt;
 }
 
+// Words that ride inside other texts and that the ui shows on their own: the feedback of an approval or denial
+// JSON opening a tool result (roo-format.md §3.4, seed 000 Permission records), and the XML era's <feedback>,
+// <answer>, <thinking> and attempt_completion <result> blocks (§4).
+void remember_embedded(std::string_view text, ConversationTexts& texts) {
+  std::string_view t = trim(text);
+  if (starts_with(t, "{\"status\"")) {
+    rapidjson::Document status;
+    status.Parse<rapidjson::kParseStopWhenDoneFlag>(t.data(), t.size());
+    if (!status.HasParseError())
+      if (auto feedback = get_string(status, "feedback")) texts.add(*feedback);
+  }
+  for (auto [open, close] : {std::pair<std::string_view, std::string_view>{"<feedback>", "</feedback>"},
+                             {"<answer>", "</answer>"},
+                             {"<thinking>", "</thinking>"},
+                             {"<result>", "</result>"}}) {
+    for (size_t at = t.find(open); at != std::string_view::npos; at = t.find(open, at + 1)) {
+      size_t end = t.find(close, at);
+      if (end == std::string_view::npos) break;
+      texts.add(t.substr(at + open.size(), end - at - open.size()));
+    }
+  }
+}
+
 class ApiMessageRows {
  public:
-  ApiMessageRows(const ParseContext& ctx, const JsonRecord& rec) : ctx_(ctx), rec_(rec) {
+  ApiMessageRows(const ParseContext& ctx, const JsonRecord& rec, ConversationTexts* texts)
+      : ctx_(ctx), rec_(rec), texts_(texts) {
     ts_ = get_int(rec.doc, "ts");
   }
 
@@ -104,11 +129,15 @@ class ApiMessageRows {
       Row r = base("user_message", sub);
       r.role = "user";
       r.text = unwrap_user_text(text);
+      remember(*r.text);
+      if (texts_) remember_embedded(text, *texts_);
       ctx_.sink->emit(std::move(r));
     } else {
       Row r = base("assistant_message", sub);
       r.role = "assistant";
       r.text = std::string(text);
+      remember(*r.text);
+      if (texts_) remember_embedded(text, *texts_);
       ctx_.sink->emit(std::move(r));
     }
   }
@@ -117,7 +146,12 @@ class ApiMessageRows {
     Row r = base("tool_call", sub);
     r.role = "assistant";
     r.set_opt("tool_name", get_string(block, "name")).set_opt("tool_use_id", get_string(block, "id"));
-    if (const rapidjson::Value* input = member(block, "input")) r.set("tool_input", RawJson{to_json_text(*input)});
+    if (const rapidjson::Value* input = member(block, "input")) {
+      if (auto result = get_string(*input, "result")) remember(*result);  // attempt_completion
+      std::string json = to_json_text(*input);
+      r.text = json;  // what a timeline's message column shows for a call
+      r.set("tool_input", RawJson{std::move(json)});
+    }
     ctx_.sink->emit(std::move(r));
   }
 
@@ -125,6 +159,10 @@ class ApiMessageRows {
     Row r = base("tool_result", sub);
     r.role = "tool";
     r.text = result_text(member(block, "content"));
+    if (r.text && texts_) {
+      texts_->add(unwrap_user_text(*r.text));  // feedback typed after a completion (§11 item 5)
+      remember_embedded(*r.text, *texts_);
+    }
     r.set_opt("tool_use_id", get_string(block, "tool_use_id")).set_opt("is_error", get_bool(block, "is_error"));
     ctx_.sink->emit(std::move(r));
   }
@@ -133,12 +171,18 @@ class ApiMessageRows {
     Row r = base("reasoning", sub);
     r.role = "assistant";
     r.text = reasoning_text(block);
+    if (r.text) remember(*r.text);
     if (member(block, "encrypted_content") && !r.text) r.set("encrypted", true);
     ctx_.sink->emit(std::move(r));
   }
 
+  void remember(std::string_view text) {
+    if (texts_) texts_->add(text);
+  }
+
   const ParseContext& ctx_;
   const JsonRecord& rec_;
+  ConversationTexts* texts_;
   std::optional<int64_t> ts_;
 };
 
@@ -158,8 +202,13 @@ std::string unwrap_user_text(std::string_view text) {
   return std::string(text);
 }
 
-ParseStats parse_api_history(HashingStream& in, const ParseContext& ctx) {
-  return for_each_object_record(in, ctx, [&](const JsonRecord& rec) { ApiMessageRows(ctx, rec).emit(); });
+ParseStats parse_api_history(HashingStream& in, const ParseContext& ctx, ConversationTexts* texts) {
+  return for_each_object_record(in, ctx, [&](const JsonRecord& rec) { ApiMessageRows(ctx, rec, texts).emit(); });
 }
+
+// Texts are compared trimmed: the ui's prose may start with "\n" where the api's does not (§11 item 4). Digests
+// keep memory small for long texts; sha256 makes a false fold (a lost row) practically impossible.
+void ConversationTexts::add(std::string_view text) { digests_.insert(sha256_hex(trim(text))); }
+bool ConversationTexts::contains(std::string_view text) const { return digests_.count(sha256_hex(trim(text))) > 0; }
 
 }  // namespace roo

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,12 +36,27 @@ struct IndexEntry {
 // which knows which task dirs exist.
 std::vector<IndexEntry> parse_task_index(HashingStream& in, const ParseContext& ctx);
 
-// api_conversation_history.json (or legacy claude_messages.json): the conversation (roo-format.md §3).
-ParseStats parse_api_history(HashingStream& in, const ParseContext& ctx);
+// The texts a task's api history holds (user words, assistant prose, reasoning, attempt_completion results,
+// feedback inside tool results), as digests: a ui record with the same text is the same fact.
+class ConversationTexts {
+ public:
+  void add(std::string_view text);
+  bool contains(std::string_view text) const;
+  bool empty() const { return digests_.empty(); }
 
-// ui_messages.json (roo-format.md §2.3). With has_api_history the ui's conversation records (prompt, prose,
-// reasoning, feedback, completion) are the same facts as the api rows and are folded, not re-emitted.
-ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, bool has_api_history);
+ private:
+  std::set<std::string> digests_;
+};
+
+// api_conversation_history.json (or legacy claude_messages.json): the conversation (roo-format.md §3).
+// texts, when given, collects what ui records may be folded against.
+ParseStats parse_api_history(HashingStream& in, const ParseContext& ctx, ConversationTexts* texts = nullptr);
+
+// ui_messages.json (roo-format.md §2.3). A conversation record (prompt, prose, reasoning, feedback, completion)
+// whose text the api history also holds is the same fact and is folded (counted, not re-emitted); one the api
+// history lacks — e.g. the completion of a print-mode run that ended before its last api write (roo-format.md
+// §11 item 1) — becomes its own row. api_texts is null when the task has no readable api history.
+ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const ConversationTexts* api_texts);
 
 // task_metadata.json: files_in_context[] (roo-format.md §2.6).
 ParseStats parse_task_metadata(HashingStream& in, const ParseContext& ctx);

@@ -49,6 +49,7 @@ ParseStats parse_task_metadata(HashingStream& in, const ParseContext& ctx) {
       r.time_ms = t;
       r.time_source = std::string("task_metadata.") + date_field;
     }
+    r.text = get_string(e, "path");
     r.set_opt("file_path", get_string(e, "path"))
         .set_opt("record_state", get_string(e, "record_state"))
         .set_opt("record_source", source)

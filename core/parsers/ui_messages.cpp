@@ -25,7 +25,7 @@ bool is_conversation_say(const std::string& say) {
 
 }  // namespace
 
-ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, bool has_api_history) {
+ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const ConversationTexts* api_texts) {
   bool seen_first_text = false;
   int64_t folded = 0;
   ParseStats stats = for_each_object_record(in, ctx, [&](const JsonRecord& rec) {
@@ -44,9 +44,10 @@ ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, bool ha
     if (type == std::optional<std::string>("say") && say == std::optional<std::string>("api_req_started")) {
       Row r = ctx.row("api_request", &rec);
       stamp(r);
+      r.text = text;
       if (text) {
         rapidjson::Document info;
-        info.Parse(text->data(), text->size());
+        info.Parse<kRecordParseFlags>(text->data(), text->size());
         if (info.HasParseError() || !info.IsObject()) {
           ctx.error("parser: unparseable record " + std::to_string(rec.index + 1) +
                         " (api_req_started text is not a JSON object): " + text->substr(0, kRawEchoLimit),
@@ -62,7 +63,8 @@ ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, bool ha
     if (type == std::optional<std::string>("say") && say && is_conversation_say(*say)) {
       const bool first_text = *say == "text" && !seen_first_text;
       if (*say == "text") seen_first_text = true;
-      if (has_api_history) {
+      const auto& said = *say == "reasoning" && get_string(m, "reasoning") ? get_string(m, "reasoning") : text;
+      if (api_texts && said && api_texts->contains(*said)) {
         ++folded;  // the same fact as an api row
         return;
       }
@@ -70,7 +72,7 @@ ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, bool ha
       Row r = ctx.row(*say == "reasoning" ? "reasoning" : from_user ? "user_message" : "assistant_message", &rec);
       stamp(r);
       r.role = from_user ? "user" : "assistant";
-      r.text = *say == "reasoning" && get_string(m, "reasoning") ? get_string(m, "reasoning") : text;
+      r.text = said;
       if (get_bool(m, "partial") == std::optional<bool>(true)) r.set("partial", true);
       ctx.sink->emit(std::move(r));
       return;

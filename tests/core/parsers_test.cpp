@@ -17,10 +17,10 @@ ParseStats run_api(ParserHarness& h, const std::string& bytes) {
   return parse_api_history(in, h.ctx("api_conversation_history.json"));
 }
 
-ParseStats run_ui(ParserHarness& h, const std::string& bytes, bool has_api) {
+ParseStats run_ui(ParserHarness& h, const std::string& bytes, const ConversationTexts* api_texts) {
   MemoryBytes src(bytes);
   HashingStream in(src);
-  return parse_ui_messages(in, h.ctx("ui_messages.json"), has_api);
+  return parse_ui_messages(in, h.ctx("ui_messages.json"), api_texts);
 }
 
 TEST(ApiHistory, UserTurnUnwrapsEnvelopeAndSkipsEnvironmentDetails) {
@@ -115,9 +115,9 @@ TEST(BadLineRows, WholeDocumentsThatAreNotObjects) {
 
   MemoryBytes zeros(std::string(64, '\0'));  // deleted content read back as zeros: a row, not silence
   HashingStream in2(zeros);
-  run_ui(h, "", false);
+  run_ui(h, "", nullptr);
   HashingStream in3(zeros);
-  parse_ui_messages(in3, h.ctx("ui_messages.json"), false);
+  parse_ui_messages(in3, h.ctx("ui_messages.json"), nullptr);
   EXPECT_EQ(h.rows.str(1, "text"), "parser: ui_messages.json is empty");
   EXPECT_EQ(h.rows.str(2, "text"), "parser: ui_messages.json is not a JSON array");
 }
@@ -127,7 +127,7 @@ TEST(UiMessages, ApiRequestUsageIsNeverInventedAsZero) {
   ParserHarness h;
   run_ui(h, R"([{"ts":1760000001000,"type":"say","say":"api_req_started","text":"{\"apiProtocol\":\"anthropic\",\"tokensIn\":1200,\"tokensOut\":80,\"cacheWrites\":0,\"cacheReads\":0,\"cost\":0.0041}"},)"
             R"({"ts":1760000009000,"type":"say","say":"api_req_started","text":"{\"apiProtocol\":\"anthropic\"}"}])",
-         true);
+         nullptr);
   ASSERT_EQ(h.rows.rows.size(), 2u);
   EXPECT_EQ(h.rows.str(0, "kind"), "api_request");
   EXPECT_EQ(h.rows.rows[0]["tokens_in"].GetInt(), 1200);
@@ -144,21 +144,26 @@ const char* kUiConversation =
     R"({"ts":3,"type":"ask","ask":"command","text":"npm test"},{"ts":4,"type":"say","say":"user_feedback","text":"more"},)"
     R"({"ts":5,"type":"say","say":"weird_new_kind","text":"x","partial":true}])";
 
-TEST(UiMessages, ConversationRecordsFoldIntoApiRowsWhenApiHistoryExists) {
+TEST(UiMessages, ConversationRecordsFoldIntoApiRowsOnlyWhenTheApiHasTheText) {
   ParserHarness h;
-  ParseStats s = run_ui(h, kUiConversation, true);
-  ASSERT_EQ(h.rows.rows.size(), 2u);
+  ConversationTexts api;
+  api.add("prompt");
+  api.add("prose");  // "more" is not in the api history: it must stay a row of its own
+  ParseStats s = run_ui(h, kUiConversation, &api);
+  ASSERT_EQ(h.rows.rows.size(), 3u);
   EXPECT_EQ(h.rows.str(0, "kind"), "ui_event");
   EXPECT_EQ(h.rows.str(0, "ui_kind"), "command");
   EXPECT_EQ(h.rows.str(0, "ui_type"), "ask");
-  EXPECT_EQ(h.rows.str(1, "ui_kind"), "weird_new_kind");  // unknown kinds are kept, never dropped
-  EXPECT_TRUE(h.rows.rows[1]["partial"].GetBool());
-  EXPECT_EQ(s.folded, 3);
+  EXPECT_EQ(h.rows.str(1, "kind"), "user_message");
+  EXPECT_EQ(h.rows.str(1, "text"), "more");
+  EXPECT_EQ(h.rows.str(2, "ui_kind"), "weird_new_kind");  // unknown kinds are kept, never dropped
+  EXPECT_TRUE(h.rows.rows[2]["partial"].GetBool());
+  EXPECT_EQ(s.folded, 2);
 }
 
 TEST(UiMessages, ConversationRecordsBecomeRowsWithoutApiHistory) {
   ParserHarness h;
-  run_ui(h, kUiConversation, false);
+  run_ui(h, kUiConversation, nullptr);
   ASSERT_EQ(h.rows.rows.size(), 5u);
   EXPECT_EQ(h.rows.str(0, "kind"), "user_message");
   EXPECT_EQ(h.rows.str(0, "text"), "prompt");

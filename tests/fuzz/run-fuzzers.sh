@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang and runs each for SECONDS (default 20), seeded from the fixture trees.
+# Exits non-zero on any crash, leak or sanitizer report. Usage: tests/fuzz/run-fuzzers.sh [SECONDS] [BUILD_DIR]
+set -euo pipefail
+seconds=${1:-20}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+build=${2:-$repo/build-fuzz}
+cmake -S "$repo" -B "$build" -DROO_FUZZ=ON -DROO_CORE_ONLY=ON -DROO_TESTS=OFF \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+corpus_root=$(mktemp -d)
+trap 'rm -rf "$corpus_root"' EXIT
+for target in ui_messages api_history history_item task_index task_metadata; do
+  case $target in
+    ui_messages) name=ui_messages.json ;;
+    api_history) name=api_conversation_history.json ;;
+    history_item) name=history_item.json ;;
+    task_index) name=_index.json ;;
+    task_metadata) name=task_metadata.json ;;
+  esac
+  corpus="$corpus_root/$target"
+  mkdir -p "$corpus"
+  find "$repo/fixtures/trees" -name "$name" -exec cp -t "$corpus" --backup=numbered {} +
+  echo "fuzz_$target: ${seconds}s"
+  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=1024 \
+    -print_final_stats=0 "$corpus" 2>"$corpus_root/$target.log" || { tail -50 "$corpus_root/$target.log"; exit 1; }
+done
+echo "fuzzers: no crash"

@@ -1,0 +1,245 @@
+#include "plugin/report.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstring>
+
+#include "core/row.h"
+#include "core/text_util.h"
+
+namespace roo {
+
+namespace {
+
+using Pretty = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+using Compact = rapidjson::Writer<rapidjson::StringBuffer>;
+
+template <typename W>
+void put(W& w, const char* key, const std::string& v) {
+  w.Key(key);
+  std::string clean = utf8_sanitize(v);
+  w.String(clean.c_str(), static_cast<rapidjson::SizeType>(clean.size()));
+}
+template <typename W>
+void put(W& w, const char* key, int64_t v) {
+  w.Key(key);
+  w.Int64(v);
+}
+template <typename W>
+void put_opt(W& w, const char* key, const std::optional<std::string>& v) {
+  w.Key(key);
+  if (v)
+    w.String(utf8_sanitize(*v).c_str());
+  else
+    w.Null();
+}
+template <typename W>
+void put_strings(W& w, const char* key, const std::vector<std::string>& v) {
+  w.Key(key);
+  w.StartArray();
+  for (const auto& s : v) w.String(utf8_sanitize(s).c_str());
+  w.EndArray();
+}
+
+std::string scan_json(const ScanReport& s) {
+  rapidjson::StringBuffer buf;
+  Compact w(buf);
+  w.StartObject();
+  put(w, "root_patterns_per_home", s.root_patterns);
+  w.Key("roots_found");
+  w.StartArray();
+  for (const RootRecord& r : s.roots) {
+    w.StartObject();
+    put(w, "surface", r.surface);
+    put_opt(w, "user", r.user);
+    put(w, "path", r.path);
+    put(w, "task_dirs", r.tasks);
+    put(w, "deleted_names_not_yet_recovered", r.deleted_names);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("files_parsed");
+  w.StartArray();
+  for (const FileParseRecord& f : s.files) {
+    w.StartObject();
+    put(w, "path", f.path);
+    put(w, "kind", f.kind);
+    put(w, "sha256", f.sha256);
+    put(w, "bytes", static_cast<int64_t>(f.bytes));
+    put(w, "records", f.records);
+    put(w, "good_records", f.good_records);
+    put(w, "errors", f.errors);
+    put(w, "folded_into_api_rows", f.folded);
+    w.EndObject();
+  }
+  w.EndArray();
+  put_strings(w, "errors", s.errors);
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize());
+}
+
+const char* partition_kind_name(tsk::Partition::Kind k) {
+  switch (k) {
+    case tsk::Partition::allocated: return "allocated";
+    case tsk::Partition::unallocated: return "unallocated";
+    case tsk::Partition::meta: return "meta";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+std::string part_report_json(const PartReport& part) {
+  rapidjson::StringBuffer buf;
+  Compact w(buf);
+  w.StartObject();
+  put(w, "status", part.status);
+  put(w, "reason", part.reason);
+  put(w, "fs_type", part.fs_type);
+  w.Key("scan");
+  std::string scan = scan_json(part.scan);
+  w.RawValue(scan.data(), scan.size(), rapidjson::kObjectType);
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize());
+}
+
+PartReport parse_part_report(const std::string& json) {
+  PartReport part;
+  rapidjson::Document d;
+  d.Parse(json.data(), json.size());
+  if (d.HasParseError() || !d.IsObject()) {
+    part.status = "failed";
+    part.reason = "worker report unreadable";
+    return part;
+  }
+  auto s = [&](const char* k) { return d.HasMember(k) && d[k].IsString() ? std::string(d[k].GetString()) : ""; };
+  part.status = s("status");
+  part.reason = s("reason");
+  part.fs_type = s("fs_type");
+  if (d.HasMember("scan") && d["scan"].IsObject()) {
+    rapidjson::StringBuffer buf;
+    Compact w(buf);
+    d["scan"].Accept(w);
+    part.scan_json.assign(buf.GetString(), buf.GetSize());
+  }
+  return part;
+}
+
+void RunReport::count_row(const rapidjson::Value& row) {
+  ++rows;
+  auto str = [&](const char* key) {
+    auto it = row.FindMember(key);
+    return it != row.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
+  };
+  const std::string kind = str("kind");
+  ++rows_by_kind[kind];
+  const std::string session = str("session_id");
+  if (session.empty()) return;
+  TaskSummary& t = tasks[session];
+  ++t.rows;
+  t.surface = str("surface");
+  if (kind == "task") t.title = str("text");
+}
+
+std::string run_report_json(const RunReport& r) {
+  rapidjson::StringBuffer buf;
+  Pretty w(buf);
+  w.SetIndent(' ', 2);
+  w.StartObject();
+  put(w, "tool", std::string("roo-ingest"));
+  put(w, "version", std::string(ROO_INGEST_VERSION));
+  put(w, "row_schema", std::string(kRowSchema));
+  put_strings(w, "command_line", r.command_line);
+  w.Key("evidence");
+  w.StartObject();
+  put(w, "kind", r.evidence_kind);
+  put_strings(w, "paths", r.evidence_paths);
+  if (r.image) {
+    put(w, "image_type", r.image->type);
+    put(w, "size_bytes", static_cast<int64_t>(r.image->size));
+    put(w, "sector_size", static_cast<int64_t>(r.image->sector_size));
+    put_strings(w, "segments", r.image->segments);
+    w.Key("stored_hashes");
+    w.StartObject();
+    if (!r.image->stored_md5.empty()) put(w, "md5", r.image->stored_md5);
+    if (!r.image->stored_sha1.empty()) put(w, "sha1", r.image->stored_sha1);
+    w.EndObject();
+  }
+  w.EndObject();
+  w.Key("partitions");
+  w.StartArray();
+  for (const auto& [p, part] : r.partitions) {
+    w.StartObject();
+    if (p) {
+      put(w, "index", static_cast<int64_t>(p->index));
+      put(w, "offset_bytes", static_cast<int64_t>(p->offset_bytes));
+      put(w, "length_bytes", static_cast<int64_t>(p->length_bytes));
+      put(w, "description", p->description);
+      put(w, "volume_system", p->vs_type);
+      put(w, "kind", std::string(partition_kind_name(p->kind)));
+    }
+    if (part.status.empty()) {
+      put(w, "status", std::string(p && p->kind != tsk::Partition::allocated
+                                       ? "not searched (not a file-system partition; carving comes later)"
+                                       : "not searched"));
+    } else {
+      put(w, "status", part.status);
+      if (!part.reason.empty()) put(w, "reason", part.reason);
+      if (!part.fs_type.empty()) put(w, "fs_type", part.fs_type);
+      if (!part.scan_json.empty()) {
+        w.Key("scan");
+        w.RawValue(part.scan_json.data(), part.scan_json.size(), rapidjson::kObjectType);
+      }
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("rows");
+  w.StartObject();
+  put(w, "total", r.rows);
+  w.Key("by_kind");
+  w.StartObject();
+  for (const auto& [k, n] : r.rows_by_kind) put(w, k.c_str(), n);
+  w.EndObject();
+  put(w, "body_file_lines", r.body_lines);
+  put(w, "rows_without_time_not_in_body_file", r.rows - r.body_lines);
+  w.EndObject();
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize()) + "\n";
+}
+
+std::string run_summary(const RunReport& r) {
+  std::string out = "roo-ingest " ROO_INGEST_VERSION " — " + r.evidence_kind + " " +
+                    (r.evidence_paths.empty() ? "" : r.evidence_paths.front()) + "\n";
+  for (const auto& [p, part] : r.partitions) {
+    std::string where = p ? "partition " + std::to_string(p->index) + " @" + std::to_string(p->offset_bytes) : "folder";
+    out += "  " + where + ": " + (part.status.empty() ? "not searched" : part.status);
+    if (!part.fs_type.empty()) out += " (" + part.fs_type + ")";
+    if (!part.reason.empty()) out += " — " + part.reason;
+    rapidjson::Document scan;
+    if (!part.scan_json.empty() && !scan.Parse(part.scan_json.c_str()).HasParseError() &&
+        scan.HasMember("roots_found")) {
+      for (const auto& root : scan["roots_found"].GetArray()) {
+        out += "\n    Roo root [" + std::string(root["surface"].GetString()) + "] " + root["path"].GetString() + ": " +
+               std::to_string(root["task_dirs"].GetInt64()) + " task dir(s)";
+      }
+    }
+    out += "\n";
+  }
+  if (!r.tasks.empty()) out += "  tasks:\n";
+  for (const auto& [session, t] : r.tasks) {
+    std::string title = t.title.size() > 60 ? t.title.substr(0, 60) + "…" : t.title;
+    for (char& c : title)
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    out += "    " + session + " [" + t.surface + "] " + std::to_string(t.rows) + " rows  " + title + "\n";
+  }
+  out += "  rows: " + std::to_string(r.rows);
+  for (const auto& [k, n] : r.rows_by_kind) out += "  " + k + "=" + std::to_string(n);
+  out += "\n";
+  return out;
+}
+
+}  // namespace roo

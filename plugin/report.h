@@ -1,0 +1,50 @@
+// report.json: what was searched, found, skipped and failed, per partition, and the row counts.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "core/discovery.h"
+#include "tsk_glue/tsk_evidence.h"
+
+namespace roo {
+
+// One file system's outcome. Written by the worker process as JSON, read back by the parent.
+struct PartReport {
+  std::string status;  // parsed, no_file_system, crashed, failed
+  std::string reason;
+  std::string fs_type;
+  ScanReport scan;        // filled in the worker
+  std::string scan_json;  // the worker's scan section, as read back by the parent
+  std::filesystem::path rows_path;
+};
+std::string part_report_json(const PartReport& part);
+PartReport parse_part_report(const std::string& json);
+
+struct RunReport {
+  std::vector<std::string> command_line;
+  std::string evidence_kind;  // image, folder
+  std::vector<std::string> evidence_paths;
+  std::optional<tsk::ImageInfo> image;
+  std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> partitions;
+  std::map<std::string, int64_t> rows_by_kind;
+  int64_t rows = 0;
+  int64_t body_lines = 0;
+  struct TaskSummary {
+    std::string surface, title;
+    int64_t rows = 0;
+  };
+  std::map<std::string, TaskSummary> tasks;  // by session id, for the printed summary
+  void count_row(const rapidjson::Value& row);
+};
+std::string run_report_json(const RunReport& report);
+// The few lines printed on stdout at the end of a run.
+std::string run_summary(const RunReport& report);
+
+}  // namespace roo

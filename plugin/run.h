@@ -1,0 +1,32 @@
+// One run of roo-ingest: evidence in, OUTDIR out. Kept apart from main.cpp so tests can drive it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace roo {
+
+// Documented in README.md "Exit codes".
+enum ExitCode {
+  kExitOk = 0,
+  kExitInternal = 1,
+  kExitUsage = 2,          // bad arguments, or OUTDIR not usable (not empty without --force, inside the evidence)
+  kExitEvidence = 3,       // the evidence cannot be opened (missing, unreadable, not an image, empty)
+  kExitSegment = 4,        // a segment of a split image is missing
+  kExitPartial = 5,        // finished, but a file system could not be processed (crash or read failure): see report
+};
+
+struct RunOptions {
+  std::vector<std::string> image_paths;  // IMAGE [MORE_SEGMENTS…]
+  std::string folder;                    // --dir
+  std::string out_dir;
+  bool force = false;   // write into a non-empty OUTDIR
+  bool native = false;  // copy verbatim records into rows
+  bool quiet = false;
+  bool isolate = true;  // one child process per file system (off only for debugging)
+  std::vector<std::string> command_line;
+};
+
+int run(const RunOptions& opts);
+
+}  // namespace roo

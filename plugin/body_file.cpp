@@ -82,7 +82,8 @@ std::optional<std::string> body_line_for_row(const rapidjson::Value& row) {
   if (!path.empty()) name += " (" + path + ")";
 
   // MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime
-  return "0|" + body_escape(name) + "|" + inode + "|-/----------|0|0|0|0|" + std::to_string(*secs) + "|0|0\n";
+  const std::string t = std::to_string(*secs);
+  return "0|" + body_escape(name) + "|" + inode + "|-/----------|0|0|0|" + t + "|" + t + "|" + t + "|" + t + "\n";
 }
 
 }  // namespace roo

@@ -10,8 +10,9 @@
 namespace roo {
 
 // One body line for one row (a JSONL line), or nothing when the row has no time: mactime needs a non-zero time and
-// a time is never invented. The event time goes in the mtime column only (it is a Roo record time, not a file MAC
-// time); the name says "roo-code <kind>: <text> (<source path>)".
+// a time is never invented. The event time goes in all four time columns, so mactime shows one "macb" line per
+// row (a zero column would print as its own 0000-00-00 line); the name says
+// "roo-code <kind> [<task>]: <text> (<source path>)".
 std::optional<std::string> body_line_for_row(const rapidjson::Value& row);
 
 // Escapes what mactime's read_body would misread: '|' splits fields, '%' starts an escape, control bytes break

@@ -13,12 +13,12 @@ std::optional<std::string> body_for(const char* json) {
 }
 
 // reference/tsk.md §3.1: 11 fields MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime, times in epoch seconds.
-TEST(BodyFile, TimedRowBecomesOneLineWithTheTimeInMtime) {
+TEST(BodyFile, TimedRowBecomesOneLineWithTheTimeInEveryColumn) {
   auto line = body_for(R"({"kind":"tool_call","time_utc":"2025-10-09T08:53:20.999Z","session_id":"t1","text":"a|b%c",)"
                        R"("source":{"path":"/h/ui_messages.json","inode":42}})");
   ASSERT_TRUE(line);
   // 1760000000 = 2025-10-09T08:53:20Z (date -u -d @1760000000)
-  EXPECT_EQ(*line, "0|roo-code tool_call [t1]: a%7Cb%25c (/h/ui_messages.json)|42|-/----------|0|0|0|0|1760000000|0|0\n");
+  EXPECT_EQ(*line, "0|roo-code tool_call [t1]: a%7Cb%25c (/h/ui_messages.json)|42|-/----------|0|0|0|1760000000|1760000000|1760000000|1760000000\n");
 }
 
 TEST(BodyFile, RowWithoutTimeHasNoLineBecauseTimesAreNeverInvented) {

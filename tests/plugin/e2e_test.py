@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""End-to-end tests: the real roo-ingest binary on the committed fixture images.
+
+Expected rows are the hand-written fixtures/expected/*.rows.jsonl; partition offsets come from the image build
+script's layout (fixtures/images/README.md); file digests are computed here from the fixture trees, so nothing the
+code under test produced is used as its own expectation.
+
+usage: e2e_test.py E2E.test_NAME --binary PATH --repo PATH
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rows_match import subset_diff  # noqa: E402
+
+BINARY = None
+REPO = None
+
+# fixtures/build-images.sh: sgdisk -n 1:2048:+4M (ext4), -n 2:…:+8M (NTFS) on 512-byte sectors.
+DEMO_EXT4_OFFSET = 2048 * 512
+
+
+def images(name):
+    return os.path.join(REPO, "fixtures", "images", name)
+
+
+def expected(*trees):
+    rows = []
+    for tree in trees:
+        with open(os.path.join(REPO, "fixtures", "expected", tree + ".rows.jsonl"), encoding="utf-8") as f:
+            rows.extend(json.loads(line) for line in f if line.strip())
+    return rows
+
+
+def read_rows(out):
+    with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+class E2E(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="roo-e2e-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_tool(self, *args, out_name="out", check=True):
+        out = os.path.join(self.tmp, out_name)
+        proc = subprocess.run([BINARY, *args, "-o", out], capture_output=True, text=True)
+        if check and proc.returncode != 0:
+            self.fail(f"roo-ingest {' '.join(args)} exited {proc.returncode}: {proc.stderr}")
+        return out, proc
+
+    def assert_rows_match(self, produced, wanted):
+        diffs = []
+        for i, (exp, act) in enumerate(zip(wanted, produced)):
+            diffs.extend(f"row {i}: {d}" for d in subset_diff(exp, act))
+        self.assertEqual(diffs, [])
+        self.assertEqual(len(produced), len(wanted))
+
+    def assert_provenance(self, rows, evidence, tree_of_offset):
+        """Every row names its evidence, partition, file system, inode and the sha256 of its source file; the
+        digest must equal the digest of the same file in the fixture tree the image was built from."""
+        for row in rows:
+            src = row["source"]
+            self.assertEqual(src["evidence"], evidence)
+            tree = tree_of_offset[src["partition_offset"]]
+            self.assertIsNotNone(src["inode"], src["path"])
+            self.assertEqual(src["recovery"], "allocated")
+            with open(os.path.join(REPO, "fixtures", "trees", tree) + src["path"], "rb") as f:
+                self.assertEqual(src["sha256"], hashlib.sha256(f.read()).hexdigest(), src["path"])
+            self.assertEqual(len(row["row_id"]), 32)
+            self.assertEqual(row["schema"], "roo-ingest/row/1")
+
+    def demo_partition_offsets(self, rows):
+        offsets = sorted({r["source"]["partition_offset"] for r in rows})
+        self.assertEqual(len(offsets), 2)
+        self.assertEqual(offsets[0], DEMO_EXT4_OFFSET)
+        return {offsets[0]: "linux-ext4", offsets[1]: "windows-ntfs"}
+
+    # Issue 2: the demo run prints rows for every task in the demo image with full provenance.
+    def test_demo_image(self):
+        out, proc = self.run_tool(images("demo.E01"))
+        rows = read_rows(out)
+        self.assert_rows_match(rows, expected("linux-ext4", "windows-ntfs"))
+        tree_of = self.demo_partition_offsets(rows)
+        self.assert_provenance(rows, "demo.E01", tree_of)
+        fs_types = {r["source"]["partition_offset"]: r["source"]["fs_type"] for r in rows}
+        self.assertEqual(fs_types[DEMO_EXT4_OFFSET], "ext4")
+        self.assertEqual([t for o, t in fs_types.items() if o != DEMO_EXT4_OFFSET], ["ntfs"])
+        for task in {r["session_id"] for r in rows if r["kind"] == "task"}:
+            self.assertIn(task, proc.stdout)  # the summary names every task
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        self.assertEqual(report["evidence"]["image_type"], "ewf")
+        self.assertEqual(report["rows"]["total"], len(rows))
+        statuses = [p.get("status") for p in report["partitions"] if p.get("kind") == "allocated"]
+        self.assertEqual(statuses, ["parsed", "parsed"])
+        self.assertFalse(os.path.exists(os.path.join(out, ".roo-ingest-work")))
+
+    def test_folder_mode(self):
+        out, _ = self.run_tool("--dir", os.path.join(REPO, "fixtures", "trees", "linux-ext4"))
+        rows = read_rows(out)
+        self.assert_rows_match(rows, expected("linux-ext4"))
+        self.assertTrue(all(r["source"]["fs_type"] == "folder" for r in rows))
+        self.assertTrue(all(r["source"]["partition_offset"] is None for r in rows))
+
+    # A file system at offset 0 with no partition table, as split raw given its first segment.
+    def test_split_raw(self):
+        out, _ = self.run_tool(images("linux-ext4.raw.001"))
+        rows = read_rows(out)
+        self.assert_rows_match(rows, expected("linux-ext4"))
+        self.assert_provenance(rows, "linux-ext4.raw.001", {0: "linux-ext4"})
+
+    def test_split_e01(self):
+        out, _ = self.run_tool(images("demo-split.E01"))
+        rows = read_rows(out)
+        self.assert_rows_match(rows, expected("linux-ext4", "windows-ntfs"))
+        self.assert_provenance(rows, "demo-split.E01", self.demo_partition_offsets(rows))
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        self.assertGreaterEqual(len(report["evidence"]["segments"]), 2)
+
+    # The same input gives byte-identical rows.jsonl and roo.body.
+    def test_determinism(self):
+        a, _ = self.run_tool(images("demo.E01"), out_name="a")
+        b, _ = self.run_tool(images("demo.E01"), out_name="b")
+        for name in ("rows.jsonl", "roo.body"):
+            with open(os.path.join(a, name), "rb") as fa, open(os.path.join(b, name), "rb") as fb:
+                self.assertEqual(fa.read(), fb.read(), name)
+
+    # roo.body merges with `fls -r -m /` output of the same image and the real mactime reads both.
+    def test_mactime_merge(self):
+        out, _ = self.run_tool(images("demo.E01"))
+        fls = subprocess.run(["fls", "-r", "-m", "/", "-o", str(DEMO_EXT4_OFFSET // 512), images("demo.E01")],
+                             capture_output=True, text=True, check=True).stdout
+        with open(os.path.join(out, "roo.body"), encoding="utf-8") as f:
+            body = f.read()
+        merged = os.path.join(self.tmp, "merged.body")
+        with open(merged, "w", encoding="utf-8") as f:
+            f.write(fls + body)
+        timeline = subprocess.run(["mactime", "-b", merged, "-d", "-y"], capture_output=True, text=True,
+                                  check=True).stdout.splitlines()
+        roo_lines = [line for line in timeline if '"roo-code ' in line]
+        fs_lines = [line for line in timeline if "ui_messages.json" in line and '"roo-code ' not in line]
+        self.assertEqual(len(roo_lines), len(body.splitlines()))
+        self.assertGreater(len(fs_lines), 0)
+        timed = [r for r in read_rows(out) if r["time_utc"]]
+        self.assertEqual(len(roo_lines), len(timed))
+        # mactime -y prints UTC ISO times: the row's time, to the second.
+        first = timed[0]
+        self.assertTrue(any(line.startswith(first["time_utc"][:19] + "Z") for line in roo_lines))
+        self.assertTrue(all(",macb," in line for line in roo_lines))
+
+    def test_errors(self):
+        missing = os.path.join(self.tmp, "nope.E01")
+        _, proc = self.run_tool(missing, check=False)
+        self.assertEqual(proc.returncode, 3)
+        self.assertIn(missing, proc.stderr)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1)
+
+        # A split E01 whose second segment is missing.
+        lone = os.path.join(self.tmp, "lone")
+        os.mkdir(lone)
+        shutil.copy(images("demo-split.E01"), lone)
+        _, proc = self.run_tool(os.path.join(lone, "demo-split.E01"), out_name="o2", check=False)
+        self.assertEqual(proc.returncode, 4, proc.stderr)
+
+        # OUTDIR not empty, and OUTDIR beside the evidence.
+        full = os.path.join(self.tmp, "full")
+        os.mkdir(full)
+        open(os.path.join(full, "x"), "w").close()
+        proc = subprocess.run([BINARY, "--dir", os.path.join(REPO, "fixtures", "trees", "linux-ext4"), "-o", full],
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("--force", proc.stderr)
+        proc = subprocess.run([BINARY, os.path.join(lone, "demo-split.E01"), "-o", lone], capture_output=True,
+                              text=True)
+        self.assertEqual(proc.returncode, 2)
+
+        # A file that is no image at all: opened as raw, no file system found, said in the report; no rows.
+        text = os.path.join(self.tmp, "notes.txt")
+        with open(text, "w") as f:
+            f.write("not a disk image\n" * 100)
+        out, proc = self.run_tool(text, out_name="o3", check=False)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        self.assertEqual(report["partitions"][0]["status"], "no_file_system")
+        self.assertEqual(read_rows(out), [])
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    BINARY = os.path.abspath(args[args.index("--binary") + 1])
+    REPO = os.path.abspath(args[args.index("--repo") + 1])
+    names = [a for a in args if a.startswith("E2E")]
+    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(n, sys.modules[__name__]) for n in names)
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    sys.exit(0 if result.wasSuccessful() else 1)

@@ -1,0 +1,356 @@
+// roo::tsk::Image against the committed fixture images (fixtures/images/, built by fixtures/build-images.sh).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+
+#include "tests/tsk_glue/tsk_test_util.h"
+#include "tsk_glue/tsk_evidence.h"
+
+namespace roo::tsk {
+namespace {
+
+using test::image;
+using test::TempDir;
+namespace fs = std::filesystem;
+
+constexpr uint64_t kMiB = 1048576;
+
+bool is_hex(const std::string& s, size_t len) {
+  return s.size() == len && std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+// Expects Image::open to throw; returns the error.
+EvidenceError open_error(const std::vector<std::string>& paths) {
+  try {
+    Image::open(paths);
+  } catch (const EvidenceError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "Image::open did not throw for " << paths.front();
+  return EvidenceError("", 0, "");
+}
+
+std::vector<Partition> allocated(const std::vector<Partition>& all) {
+  std::vector<Partition> out;
+  for (const auto& p : all)
+    if (p.kind == Partition::allocated) out.push_back(p);
+  return out;
+}
+
+TEST(TskImage, DemoE01IsAGptDiskWithTwoPartitions) {
+  auto img = Image::open({image("demo.E01")});
+  const ImageInfo& info = img->info();
+  EXPECT_EQ(info.type, "ewf");
+  EXPECT_EQ(info.sector_size, 512u);
+  ASSERT_EQ(info.segments.size(), 1u);
+  EXPECT_EQ(info.segments[0], image("demo.E01"));
+  EXPECT_TRUE(is_hex(info.stored_md5, 32)) << info.stored_md5;
+  EXPECT_TRUE(is_hex(info.stored_sha1, 40)) << info.stored_sha1;
+  EXPECT_TRUE(info.warnings.empty());
+
+  auto parts = img->partitions();
+  for (const auto& p : parts) EXPECT_EQ(p.vs_type, "gpt");
+  auto fsparts = allocated(parts);
+  ASSERT_EQ(fsparts.size(), 2u);
+  // build-images.sh: p1 at sector 2048 (1 MiB), p2 right after it, both whole MiB; 1 MiB left at the end.
+  EXPECT_EQ(fsparts[0].offset_bytes, kMiB);
+  EXPECT_EQ(fsparts[0].description, "linux");
+  EXPECT_EQ(fsparts[0].length_bytes % kMiB, 0u);
+  EXPECT_EQ(fsparts[1].offset_bytes, fsparts[0].offset_bytes + fsparts[0].length_bytes);
+  EXPECT_EQ(fsparts[1].description, "windows");
+  EXPECT_EQ(fsparts[1].length_bytes % kMiB, 0u);
+  EXPECT_EQ(info.size, fsparts[1].offset_bytes + fsparts[1].length_bytes + kMiB);
+  EXPECT_LT(fsparts[0].index, fsparts[1].index);
+
+  // the partition-table sectors and the gaps are listed too
+  auto has = [&](Partition::Kind k, const std::string& desc) {
+    return std::any_of(parts.begin(), parts.end(),
+                       [&](const Partition& p) { return p.kind == k && p.description == desc; });
+  };
+  EXPECT_TRUE(has(Partition::meta, "GPT Header"));
+  EXPECT_TRUE(has(Partition::meta, "Partition Table"));
+  EXPECT_TRUE(has(Partition::meta, "Safety Table"));
+  EXPECT_TRUE(has(Partition::unallocated, "Unallocated"));
+  // slots are unique
+  std::vector<int> idx;
+  for (const auto& p : parts) idx.push_back(p.index);
+  std::sort(idx.begin(), idx.end());
+  EXPECT_EQ(std::adjacent_find(idx.begin(), idx.end()), idx.end());
+}
+
+TEST(TskImage, SplitE01HasTheSameDiskAndHashes) {
+  auto whole = Image::open({image("demo.E01")});
+  auto split = Image::open({image("demo-split.E01")});
+  const ImageInfo& info = split->info();
+  EXPECT_EQ(info.type, "ewf");
+  ASSERT_GE(info.segments.size(), 2u);
+  EXPECT_EQ(info.segments[0], image("demo-split.E01"));
+  EXPECT_EQ(info.segments[1], image("demo-split.E02"));
+  EXPECT_EQ(info.size, whole->info().size);
+  EXPECT_EQ(info.stored_md5, whole->info().stored_md5);  // same raw disk
+  EXPECT_EQ(info.stored_sha1, whole->info().stored_sha1);
+  auto a = allocated(split->partitions()), b = allocated(whole->partitions());
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].offset_bytes, b[i].offset_bytes);
+    EXPECT_EQ(a[i].length_bytes, b[i].length_bytes);
+  }
+}
+
+TEST(TskImage, SplitE01SegmentsGivenExplicitly) {
+  std::vector<std::string> paths;
+  for (int i = 1; fs::exists(image("demo-split.E0" + std::to_string(i))); ++i)
+    paths.push_back(image("demo-split.E0" + std::to_string(i)));
+  ASSERT_GE(paths.size(), 2u);
+  auto img = Image::open(paths);
+  EXPECT_EQ(img->info().segments, paths);
+  EXPECT_EQ(img->info().size, Image::open({image("demo.E01")})->info().size);
+}
+
+TEST(TskImage, SplitRawFindsAllSegments) {
+  auto img = Image::open({image("linux-ext4.raw.001")});
+  const ImageInfo& info = img->info();
+  EXPECT_EQ(info.type, "raw");
+  uint64_t total = 0;
+  size_t count = 0;
+  for (int i = 1;; ++i) {
+    char ext[16];
+    std::snprintf(ext, sizeof ext, "%03d", i);
+    std::string p = image(std::string("linux-ext4.raw.") + ext);
+    if (!fs::exists(p)) break;
+    ASSERT_LT(count, info.segments.size());
+    EXPECT_EQ(info.segments[count], p);
+    total += fs::file_size(p);
+    ++count;
+  }
+  EXPECT_GE(count, 2u);
+  EXPECT_EQ(info.segments.size(), count);
+  EXPECT_EQ(info.size, total);
+  EXPECT_TRUE(info.stored_md5.empty());
+
+  auto parts = img->partitions();
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_EQ(parts[0].vs_type, "none");
+  EXPECT_EQ(parts[0].offset_bytes, 0u);
+  EXPECT_EQ(parts[0].length_bytes, info.size);
+  EXPECT_EQ(parts[0].kind, Partition::allocated);
+}
+
+TEST(TskImage, OpenFsReportsTypes) {
+  auto img = Image::open({image("demo.E01")});
+  auto parts = allocated(img->partitions());
+  ASSERT_EQ(parts.size(), 2u);
+  std::string why;
+  auto ext = img->open_fs(parts[0], "demo.E01", &why);
+  ASSERT_TRUE(ext) << why;
+  EXPECT_EQ(ext->volume().fs_type, "ext4");
+  EXPECT_EQ(ext->volume().partition_offset, parts[0].offset_bytes);
+  EXPECT_EQ(ext->volume().volume_index, parts[0].index);
+  EXPECT_EQ(ext->volume().evidence, "demo.E01");
+  EXPECT_EQ(ext->volume().image_paths, std::vector<std::string>{image("demo.E01")});
+  EXPECT_TRUE(ext->errors().empty());
+  auto ntfs = img->open_fs(parts[1], "demo.E01", &why);
+  ASSERT_TRUE(ntfs) << why;
+  EXPECT_EQ(ntfs->volume().fs_type, "ntfs");
+
+  // views keep the image alive on their own
+  img.reset();
+  EXPECT_EQ(ntfs->root().path, "/");
+  EXPECT_FALSE(ntfs->list_dir(ntfs->root()).empty());
+}
+
+TEST(TskImage, OpenFsRefusesNonFileSystemEntries) {
+  auto img = Image::open({image("demo.E01")});
+  for (const auto& p : img->partitions()) {
+    if (p.kind == Partition::allocated) continue;
+    std::string why;
+    EXPECT_EQ(img->open_fs(p, "demo.E01", &why), nullptr);
+    EXPECT_FALSE(why.empty());
+  }
+}
+
+TEST(TskImage, BareFileSystemsInE01) {
+  for (auto [name, type] : {std::pair{"deleted-ext4.E01", "ext4"}, std::pair{"deleted-ntfs.E01", "ntfs"}}) {
+    auto img = Image::open({image(name)});
+    auto parts = img->partitions();
+    ASSERT_EQ(parts.size(), 1u) << name;
+    EXPECT_EQ(parts[0].vs_type, "none");
+    std::string why;
+    auto view = img->open_fs(parts[0], name, &why);
+    ASSERT_TRUE(view) << name << ": " << why;
+    EXPECT_EQ(view->volume().fs_type, type);
+    EXPECT_EQ(view->volume().partition_offset, 0u);
+  }
+}
+
+// ---- errors ----
+
+TEST(TskImageErrors, MissingFile) {
+  std::string p = image("no-such-image.E01");
+  auto e = open_error({p});
+  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_EQ(e.path, p);
+  EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("no such file"), std::string::npos) << e.what();
+}
+
+TEST(TskImageErrors, NoPaths) { EXPECT_EQ(open_error({}).exit_code, kExitEvidenceUnusable); }
+
+TEST(TskImageErrors, Directory) {
+  TempDir t;
+  auto e = open_error({t.path().string()});
+  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_NE(std::string(e.what()).find("directory"), std::string::npos) << e.what();
+}
+
+TEST(TskImageErrors, EmptyFile) {
+  TempDir t;
+  std::string p = (t.path() / "empty.raw").string();
+  std::ofstream(p).close();
+  auto e = open_error({p});
+  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_NE(std::string(e.what()).find("empty"), std::string::npos) << e.what();
+}
+
+TEST(TskImageErrors, Unreadable) {
+  if (geteuid() == 0) GTEST_SKIP() << "root reads any file";
+  TempDir t;
+  std::string p = (t.path() / "secret.raw").string();
+  std::ofstream(p) << "data";
+  ::chmod(p.c_str(), 0);
+  auto e = open_error({p});
+  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_NE(std::string(e.what()).find("permission denied"), std::string::npos) << e.what();
+}
+
+TEST(TskImageErrors, TextFileOpensAsRawWithoutFileSystem) {
+  TempDir t;
+  std::string p = (t.path() / "notes.txt").string();
+  std::ofstream(p) << "just some text, not a disk image\n";
+  auto img = Image::open({p});  // libtsk falls back to raw: not an open error
+  EXPECT_EQ(img->info().type, "raw");
+  auto parts = img->partitions();
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_EQ(parts[0].vs_type, "none");
+  std::string why;
+  EXPECT_EQ(img->open_fs(parts[0], "notes.txt", &why), nullptr);
+  EXPECT_NE(why.find("no file system"), std::string::npos) << why;
+}
+
+TEST(TskImageErrors, RandomBytesLookEncrypted) {
+  TempDir t;
+  std::string p = (t.path() / "noise.raw").string();
+  std::mt19937 rng(42);
+  std::string data(1 << 20, '\0');
+  for (auto& c : data) c = static_cast<char>(rng());
+  std::ofstream(p, std::ios::binary) << data;
+  auto img = Image::open({p});
+  auto parts = img->partitions();
+  ASSERT_EQ(parts.size(), 1u);
+  std::string why;
+  EXPECT_EQ(img->open_fs(parts[0], "noise.raw", &why), nullptr);
+  // libtsk 4.11 measures the entropy when no file system matches: "Possible encryption detected"
+  EXPECT_NE(why.find("encrypt"), std::string::npos) << why;
+}
+
+TEST(TskImageErrors, MissingMiddleE01Segment) {
+  TempDir t;
+  t.link("demo-split.E01");
+  for (int i = 3; fs::exists(image("demo-split.E0" + std::to_string(i))); ++i)
+    t.link("demo-split.E0" + std::to_string(i));
+  auto e = open_error({(t.path() / "demo-split.E01").string()});
+  EXPECT_EQ(e.exit_code, kExitMissingSegment);
+  EXPECT_EQ(e.path, (t.path() / "demo-split.E02").string());
+  EXPECT_NE(std::string(e.what()).find("missing segment 2"), std::string::npos) << e.what();
+}
+
+TEST(TskImageErrors, MissingLastE01Segment) {
+  TempDir t;
+  int n = 0;
+  while (fs::exists(image("demo-split.E0" + std::to_string(n + 1)))) ++n;
+  ASSERT_GE(n, 2);
+  for (int i = 1; i < n; ++i) t.link("demo-split.E0" + std::to_string(i));
+  auto e = open_error({(t.path() / "demo-split.E01").string()});
+  EXPECT_EQ(e.exit_code, kExitMissingSegment);
+  EXPECT_EQ(e.path, (t.path() / ("demo-split.E0" + std::to_string(n))).string());
+}
+
+TEST(TskImageErrors, MissingSegmentAmongExplicitPaths) {
+  TempDir t;
+  std::string e1 = t.link("demo-split.E01");
+  std::string e3 = t.link("demo-split.E03");
+  auto e = open_error({e1, e3});
+  EXPECT_EQ(e.exit_code, kExitMissingSegment);
+  EXPECT_EQ(e.path, (t.path() / "demo-split.E02").string());
+}
+
+TEST(TskImageErrors, E01SegmentGivenInsteadOfFirst) {
+  auto e = open_error({image("demo-split.E02")});
+  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_NE(std::string(e.what()).find("demo-split.E01"), std::string::npos) << e.what();
+
+  TempDir t;
+  std::string e2 = t.link("demo-split.E02");
+  t.link("demo-split.E03");
+  auto m = open_error({e2});
+  EXPECT_EQ(m.exit_code, kExitMissingSegment);
+  EXPECT_EQ(m.path, (t.path() / "demo-split.E01").string());
+}
+
+TEST(TskImageErrors, MissingMiddleRawSegment) {
+  TempDir t;
+  t.link("linux-ext4.raw.001");
+  for (int i = 3; fs::exists(image("linux-ext4.raw.00" + std::to_string(i))); ++i)
+    t.link("linux-ext4.raw.00" + std::to_string(i));
+  auto e = open_error({(t.path() / "linux-ext4.raw.001").string()});
+  EXPECT_EQ(e.exit_code, kExitMissingSegment);
+  EXPECT_EQ(e.path, (t.path() / "linux-ext4.raw.002").string());
+}
+
+TEST(TskImageErrors, MissingLastRawSegment) {
+  TempDir t;
+  int n = 0;
+  while (fs::exists(image("linux-ext4.raw.00" + std::to_string(n + 1)))) ++n;
+  ASSERT_GE(n, 2);
+  for (int i = 1; i < n; ++i) t.link("linux-ext4.raw.00" + std::to_string(i));
+  auto e = open_error({(t.path() / "linux-ext4.raw.001").string()});
+  EXPECT_EQ(e.exit_code, kExitMissingSegment);
+  EXPECT_EQ(e.path, (t.path() / ("linux-ext4.raw.00" + std::to_string(n))).string());
+  EXPECT_NE(std::string(e.what()).find("ext4 file system reaches"), std::string::npos) << e.what();
+}
+
+TEST(TskImageErrors, RawSegmentGivenInsteadOfFirst) {
+  auto e = open_error({image("linux-ext4.raw.002")});
+  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_NE(std::string(e.what()).find("linux-ext4.raw.001"), std::string::npos) << e.what();
+
+  TempDir t;
+  std::string two = t.link("linux-ext4.raw.002");
+  auto m = open_error({two});
+  EXPECT_EQ(m.exit_code, kExitMissingSegment);
+  EXPECT_EQ(m.path, (t.path() / "linux-ext4.raw.001").string());
+}
+
+TEST(TskImageErrors, TruncatedSingleRawIsOnlyAWarning) {
+  TempDir t;
+  // the first MiB of the ext4, as one plain file: no split naming, so a warning rather than an error
+  std::string p = (t.path() / "cut.img").string();
+  fs::copy_file(image("linux-ext4.raw.001"), p);
+  auto img = Image::open({p});
+  ASSERT_EQ(img->info().warnings.size(), 1u);
+  EXPECT_NE(img->info().warnings[0].find("truncated"), std::string::npos) << img->info().warnings[0];
+  std::string why;
+  auto view = img->open_fs(img->partitions().at(0), "cut.img", &why);
+  ASSERT_TRUE(view) << why;
+  ASSERT_FALSE(view->errors().empty());
+  EXPECT_NE(view->errors()[0].find("image ends"), std::string::npos) << view->errors()[0];
+}
+
+}  // namespace
+}  // namespace roo::tsk

@@ -1,0 +1,83 @@
+// Disk images through libtsk: open an image (raw, split raw, E01, split E01, whatever libtsk 4.11 reads),
+// list its volume system, and open each file system as a roo::FileSystemView (tsk_fs_view.h).
+// This header does not include libtsk, so callers need not see its headers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/evidence.h"
+
+struct TSK_IMG_INFO;  // libtsk's image handle (tsk/img/tsk_img.h)
+
+namespace roo::tsk {
+
+// Process exit codes for evidence that cannot be used. (Will move to core/ with the other exit codes.)
+inline constexpr int kExitEvidenceUnusable = 3;  // missing file, unreadable, not a file, empty, not openable
+inline constexpr int kExitMissingSegment = 4;    // a segment of a split image (E01 set, .001 set) is missing
+
+// Why an image cannot be opened. what() is one line naming the path and the reason.
+struct EvidenceError : std::runtime_error {
+  EvidenceError(std::string path, int exit_code, const std::string& reason);
+  std::string path;  // the file the problem is about (a missing segment's expected name, for instance)
+  int exit_code;
+};
+
+struct ImageInfo {
+  std::string type;                   // libtsk's image type name: "raw", "ewf", "vmdk", "vhd", …
+  uint64_t size = 0;                  // media size in bytes
+  std::vector<std::string> segments;  // every file libtsk opened, in order
+  std::string stored_md5, stored_sha1;  // hashes stored in the container (EWF), lower-case hex; else empty
+  uint32_t sector_size = 512;
+  std::vector<std::string> warnings;  // problems that do not stop the run (e.g. a truncated single raw)
+};
+
+struct Partition {
+  int index = 0;  // the slot in the volume system walk (mmls's first column); 0 for the pseudo partition
+  uint64_t offset_bytes = 0;
+  uint64_t length_bytes = 0;
+  std::string description;  // libtsk's description: GPT name, DOS type, "Unallocated", "GPT Header", …
+  std::string vs_type;      // "dos", "gpt", "mac", "bsd", "sun", or "none" when there is no volume system
+  enum Kind { allocated, unallocated, meta } kind = allocated;
+};
+
+class Image {
+ public:
+  // Opens the image read-only with libtsk's type detection. Several paths are used as given (segments in
+  // order); one path of a split set (.E01, .001, …) finds the other segments by name.
+  // Throws EvidenceError: kExitEvidenceUnusable for a missing/unreadable/empty path or a directory,
+  // kExitMissingSegment when a segment of a split set is missing (checked by name, by the EWF segment
+  // chain, and for split raw by whether the volume system / file system reaches past the end).
+  // A readable file that holds no known image format opens as raw: that is not an error here;
+  // open_fs() then reports that no file system was found.
+  static std::unique_ptr<Image> open(const std::vector<std::string>& paths);
+  ~Image();
+  Image(const Image&) = delete;
+  Image& operator=(const Image&) = delete;
+
+  const ImageInfo& info() const { return info_; }
+  const std::vector<std::string>& paths() const { return paths_; }
+
+  // The volume system walk (DOS, GPT, …) including unallocated gaps and meta entries (table sectors), in
+  // slot order. With no volume system: one pseudo partition covering the image at offset 0, vs_type "none".
+  std::vector<Partition> partitions();
+
+  // Opens the file system in a partition. Returns nullptr and sets *why (if why is given) when there is none
+  // to open: not an allocated partition, encrypted, no/unknown file system, or damaged (libtsk's message).
+  // Each view owns its TSK_FS_INFO and shares this image's TSK_IMG_INFO (kept alive by the view).
+  std::unique_ptr<roo::FileSystemView> open_fs(const Partition& p, const std::string& evidence_id,
+                                               std::string* why);
+
+ private:
+  Image() = default;
+  std::shared_ptr<TSK_IMG_INFO> img_;
+  ImageInfo info_;
+  std::vector<std::string> paths_;
+  std::vector<Partition> partitions_;
+  bool partitions_done_ = false;
+};
+
+}  // namespace roo::tsk

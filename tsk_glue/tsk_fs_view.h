@@ -1,0 +1,41 @@
+// One libtsk file system seen as a roo::FileSystemView. Made by roo::tsk::Image::open_fs().
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/evidence.h"
+
+struct TSK_IMG_INFO;
+struct TSK_FS_INFO;
+
+namespace roo::tsk {
+
+// Owns one TSK_FS_INFO and keeps the shared TSK_IMG_INFO alive; ByteSources from open() share it too, so
+// they may outlive the view. Not thread-safe: one view per thread (reference/tsk.md §1.7).
+struct FsHandle;
+
+class TskFileSystemView : public roo::FileSystemView {
+ public:
+  // Takes ownership of fs. `errors` seeds errors() (e.g. a file system reaching past the image end).
+  TskFileSystemView(std::shared_ptr<TSK_IMG_INFO> img, TSK_FS_INFO* fs, roo::VolumeInfo volume,
+                    std::vector<std::string> errors = {});
+  ~TskFileSystemView() override;
+
+  const roo::VolumeInfo& volume() const override { return volume_; }
+  roo::FileMeta root() override;
+  // One directory level via the file system's dir_open_meta (allocated and deleted names; a damaged
+  // directory yields what could be parsed plus an error). Skips "." "..", and $OrphanFiles.
+  std::vector<roo::FileMeta> list_dir(const roo::FileMeta& dir) override;
+  // Reads the default attribute (NTFS: the one named in file.attr). nullptr + an errors() entry on failure.
+  std::unique_ptr<roo::ByteSource> open(const roo::FileMeta& file) override;
+  std::vector<std::string> errors() const override { return errors_; }
+
+ private:
+  std::shared_ptr<FsHandle> fs_;
+  roo::VolumeInfo volume_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace roo::tsk

@@ -4,7 +4,6 @@
 
 #include "core/json_records.h"
 #include "core/parsers/parsers.h"
-#include "core/row_writer.h"
 #include "core/text_util.h"
 
 namespace roo {
@@ -91,7 +90,7 @@ namespace {
 // One source file being parsed: its provenance, its hashed byte stream, and the context rows are made with.
 class OpenSource {
  public:
-  OpenSource(FileSystemView& fs, const FileMeta& meta, const TaskIdentity* identity, RowWriter& out,
+  OpenSource(FileSystemView& fs, const FileMeta& meta, const TaskIdentity* identity, RowSink& out,
              ScanReport& report, bool native, const char* kind)
       : out_(out), report_(report) {
     source_.volume = &fs.volume();
@@ -131,7 +130,7 @@ class OpenSource {
     out_.end_source(record_.sha256);
     report_.files.push_back(std::move(record_));
   }
-  RowWriter& out_;
+  RowSink& out_;
   ScanReport& report_;
   SourceRef source_;
   std::unique_ptr<ByteSource> bytes_;
@@ -147,7 +146,7 @@ void apply_history(TaskIdentity& id, const HistoryItem& h) {
 
 }  // namespace
 
-void process_root(FileSystemView& fs, const RooRoot& root, RowWriter& out, ScanReport& report, bool native) {
+void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report, bool native) {
   RootContents rc = list_root(fs, root);
   report.roots.push_back({root.surface, root.user, root.dir.path, static_cast<int64_t>(rc.tasks.size()),
                           rc.deleted_names});
@@ -248,7 +247,7 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowWriter& out, ScanR
   }
 }
 
-void scan_file_system(FileSystemView& fs, RowWriter& out, ScanReport& report, bool native) {
+void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, bool native) {
   report.root_patterns = static_cast<int64_t>(home_patterns().size() * root_patterns().size());
   for (const RooRoot& root : find_roots(fs)) process_root(fs, root, out, report, native);
   for (const std::string& e : fs.errors()) report.errors.push_back(e);

@@ -60,10 +60,9 @@ struct ScanReport {
 };
 
 // Parses every task of a root and writes its rows, file by file, through the writer.
-class RowWriter;
-void process_root(FileSystemView& fs, const RooRoot& root, RowWriter& out, ScanReport& report, bool native);
+void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report, bool native);
 
 // All of it for one file system: find roots, process each.
-void scan_file_system(FileSystemView& fs, RowWriter& out, ScanReport& report, bool native);
+void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, bool native);
 
 }  // namespace roo

@@ -69,7 +69,24 @@ struct Row {
 class RowSink {
  public:
   virtual ~RowSink() = default;
-  virtual void emit(Row&& row) = 0;
+  virtual void emit(const Row& row) = 0;
+  // Every row of one source file has been emitted; its sha256 is now known (see RowWriter).
+  virtual void end_source(const std::string& /*sha256_hex*/) {}
+};
+
+// Hands every row to several sinks (rows.jsonl, the body file, counters …), in order.
+class RowFanOut : public RowSink {
+ public:
+  explicit RowFanOut(std::vector<RowSink*> sinks) : sinks_(std::move(sinks)) {}
+  void emit(const Row& row) override {
+    for (RowSink* s : sinks_) s->emit(row);
+  }
+  void end_source(const std::string& sha) override {
+    for (RowSink* s : sinks_) s->end_source(sha);
+  }
+
+ private:
+  std::vector<RowSink*> sinks_;
 };
 
 // The 32-hex row id: stable across reruns, from the evidence locator, the record position and the kind.

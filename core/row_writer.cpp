@@ -12,7 +12,7 @@ RowWriter::~RowWriter() {
   if (spill_) std::fclose(spill_);
 }
 
-void RowWriter::emit(Row&& row) {
+void RowWriter::emit(const Row& row) {
   ++counts_[row.kind];
   pending_ += row_to_json_line(row);
   if (pending_.size() > memory_limit_) spill();

@@ -19,9 +19,9 @@ class RowWriter : public RowSink {
   RowWriter(const RowWriter&) = delete;
   RowWriter& operator=(const RowWriter&) = delete;
 
-  void emit(Row&& row) override;
+  void emit(const Row& row) override;
   // Writes every row held since the previous call, with this source's sha256.
-  void end_source(const std::string& sha256_hex);
+  void end_source(const std::string& sha256_hex) override;
   // Flush the output after every source, so a process that dies later keeps every finished source's rows.
   void set_flush_each_source(bool on) { flush_each_source_ = on; }
   const std::map<std::string, int64_t>& counts() const { return counts_; }

@@ -1,33 +1,10 @@
 #include "plugin/body_file.h"
 
-#include <rapidjson/document.h>
-
-#include <cstdio>
-#include <ctime>
+#include "core/text_util.h"
 
 namespace roo {
 
 namespace {
-
-// Epoch seconds from the row's "YYYY-MM-DDTHH:MM:SS.mmmZ".
-std::optional<int64_t> seconds_from_iso(const char* s) {
-  int y, mo, d, h, mi, sec;
-  if (std::sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) != 6) return std::nullopt;
-  std::tm tm{};
-  tm.tm_year = y - 1900;
-  tm.tm_mon = mo - 1;
-  tm.tm_mday = d;
-  tm.tm_hour = h;
-  tm.tm_min = mi;
-  tm.tm_sec = sec;
-  return static_cast<int64_t>(timegm(&tm));
-}
-
-std::string str(const rapidjson::Value& o, const char* key) {
-  auto it = o.FindMember(key);
-  if (it == o.MemberEnd() || !it->value.IsString()) return {};
-  return std::string(it->value.GetString(), it->value.GetStringLength());
-}
 
 // Cuts at a UTF-8 character boundary.
 std::string shorten(const std::string& s, size_t max_bytes) {
@@ -35,6 +12,12 @@ std::string shorten(const std::string& s, size_t max_bytes) {
   size_t cut = max_bytes;
   while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
   return s.substr(0, cut) + "…";
+}
+
+const std::string* field_string(const Row& row, const char* key) {
+  for (const auto& [k, v] : row.fields)
+    if (k == key) return std::get_if<std::string>(&v);
+  return nullptr;
 }
 
 }  // namespace
@@ -56,34 +39,33 @@ std::string body_escape(const std::string& s) {
   return out;
 }
 
-std::optional<std::string> body_line_for_row(const rapidjson::Value& row) {
-  if (!row.IsObject()) return std::nullopt;
-  std::string time = str(row, "time_utc");
-  if (time.empty()) return std::nullopt;
-  auto secs = seconds_from_iso(time.c_str());
-  if (!secs || *secs <= 0) return std::nullopt;
+std::optional<std::string> body_line_for_row(const Row& row) {
+  if (!row.time_ms) return std::nullopt;
+  const int64_t secs = *row.time_ms / 1000 - (*row.time_ms % 1000 < 0 ? 1 : 0);
+  if (secs <= 0) return std::nullopt;
 
-  std::string kind = str(row, "kind");
-  std::string summary = str(row, "text");
-  if (summary.empty()) summary = str(row, "tool_name");
-  std::string name = "roo-code " + kind;
-  std::string session = str(row, "session_id");
-  if (!session.empty()) name += " [" + session + "]";
+  std::string summary = row.text ? *row.text : "";
+  if (summary.empty())
+    if (const std::string* tool = field_string(row, "tool_name")) summary = *tool;
+  std::string name = "roo-code " + row.kind;
+  if (row.identity && row.identity->session_id) name += " [" + *row.identity->session_id + "]";
   if (!summary.empty()) name += ": " + shorten(summary, 160);
-
   std::string inode = "0";
-  std::string path;
-  auto src = row.FindMember("source");
-  if (src != row.MemberEnd() && src->value.IsObject()) {
-    path = str(src->value, "path");
-    auto ino = src->value.FindMember("inode");
-    if (ino != src->value.MemberEnd() && ino->value.IsUint64()) inode = std::to_string(ino->value.GetUint64());
+  if (row.source) {
+    if (row.source->file.inode) inode = std::to_string(*row.source->file.inode);
+    name += " (" + row.source->file.path + ")";
   }
-  if (!path.empty()) name += " (" + path + ")";
-
   // MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime
-  const std::string t = std::to_string(*secs);
-  return "0|" + body_escape(name) + "|" + inode + "|-/----------|0|0|0|" + t + "|" + t + "|" + t + "|" + t + "\n";
+  const std::string t = std::to_string(secs);
+  return "0|" + body_escape(utf8_sanitize(name)) + "|" + inode + "|-/----------|0|0|0|" + t + "|" + t + "|" + t +
+         "|" + t + "\n";
+}
+
+void BodyFileWriter::emit(const Row& row) {
+  if (auto line = body_line_for_row(row)) {
+    if (std::fwrite(line->data(), 1, line->size(), out_) != line->size()) ok_ = false;
+    ++lines_;
+  }
 }
 
 }  // namespace roo

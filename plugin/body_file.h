@@ -1,22 +1,35 @@
-// The mactime body file (TSK 3.x format, reference/tsk.md §3.1), derived from rows.jsonl line by line.
+// The mactime body file (TSK 3.x format, reference/tsk.md §3.1): one line per timed row.
 #pragma once
 
 #include <cstdio>
 #include <optional>
 #include <string>
 
-#include <rapidjson/document.h>
+#include "core/row.h"
 
 namespace roo {
 
-// One body line for one row (a JSONL line), or nothing when the row has no time: mactime needs a non-zero time and
-// a time is never invented. The event time goes in all four time columns, so mactime shows one "macb" line per
-// row (a zero column would print as its own 0000-00-00 line); the name says
-// "roo-code <kind> [<task>]: <text> (<source path>)".
-std::optional<std::string> body_line_for_row(const rapidjson::Value& row);
+// One body line for one row, or nothing when the row has no time: mactime needs a non-zero time and a time is
+// never invented. The event time goes in all four time columns, so mactime shows one "macb" line per row (a zero
+// column would print as its own 0000-00-00 line); the name says "roo-code <kind> [<task>]: <text> (<source path>)".
+std::optional<std::string> body_line_for_row(const Row& row);
 
 // Escapes what mactime's read_body would misread: '|' splits fields, '%' starts an escape, control bytes break
 // lines.
 std::string body_escape(const std::string& s);
+
+// Writes body lines for the rows it is given.
+class BodyFileWriter : public RowSink {
+ public:
+  explicit BodyFileWriter(std::FILE* out) : out_(out) {}
+  void emit(const Row& row) override;
+  int64_t lines() const { return lines_; }
+  bool ok() const { return ok_; }
+
+ private:
+  std::FILE* out_;
+  int64_t lines_ = 0;
+  bool ok_ = true;
+};
 
 }  // namespace roo

@@ -102,6 +102,26 @@ std::string part_report_json(const PartReport& part) {
   w.Key("scan");
   std::string scan = scan_json(part.scan);
   w.RawValue(scan.data(), scan.size(), rapidjson::kObjectType);
+  w.Key("counts");
+  w.StartObject();
+  put(w, "rows", part.counts.rows);
+  put(w, "body_lines", part.counts.body_lines);
+  w.Key("by_kind");
+  w.StartObject();
+  for (const auto& [k, n] : part.counts.by_kind) put(w, k.c_str(), n);
+  w.EndObject();
+  w.Key("tasks");
+  w.StartArray();
+  for (const auto& [id, t] : part.counts.tasks) {
+    w.StartObject();
+    put(w, "session_id", id);
+    put(w, "surface", t.surface);
+    put(w, "title", t.title);
+    put(w, "rows", t.rows);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
   w.EndObject();
   return std::string(buf.GetString(), buf.GetSize());
 }
@@ -125,23 +145,39 @@ PartReport parse_part_report(const std::string& json) {
     d["scan"].Accept(w);
     part.scan_json.assign(buf.GetString(), buf.GetSize());
   }
+  if (d.HasMember("counts") && d["counts"].IsObject()) {
+    const rapidjson::Value& c = d["counts"];
+    part.counts.rows = c["rows"].GetInt64();
+    part.counts.body_lines = c["body_lines"].GetInt64();
+    for (const auto& k : c["by_kind"].GetObject()) part.counts.by_kind[k.name.GetString()] = k.value.GetInt64();
+    for (const auto& t : c["tasks"].GetArray())
+      part.counts.tasks[t["session_id"].GetString()] = {t["surface"].GetString(), t["title"].GetString(),
+                                                         t["rows"].GetInt64()};
+  }
   return part;
 }
 
-void RunReport::count_row(const rapidjson::Value& row) {
+void RowCounts::emit(const Row& row) {
   ++rows;
-  auto str = [&](const char* key) {
-    auto it = row.FindMember(key);
-    return it != row.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
-  };
-  const std::string kind = str("kind");
-  ++rows_by_kind[kind];
-  const std::string session = str("session_id");
-  if (session.empty()) return;
-  TaskSummary& t = tasks[session];
+  ++by_kind[row.kind];
+  if (row.time_ms) ++body_lines;  // the body file has a line for every timed row (plugin/body_file.h)
+  if (!row.identity || !row.identity->session_id) return;
+  Task& t = tasks[*row.identity->session_id];
   ++t.rows;
-  t.surface = str("surface");
-  if (kind == "task") t.title = str("text");
+  t.surface = row.identity->surface;
+  if (row.kind == "task" && row.text) t.title = *row.text;
+}
+
+void RowCounts::merge(const RowCounts& o) {
+  rows += o.rows;
+  body_lines += o.body_lines;
+  for (const auto& [k, n] : o.by_kind) by_kind[k] += n;
+  for (const auto& [id, t] : o.tasks) {
+    Task& mine = tasks[id];
+    mine.rows += t.rows;
+    mine.surface = t.surface;
+    if (!t.title.empty()) mine.title = t.title;
+  }
 }
 
 std::string run_report_json(const RunReport& r) {
@@ -199,13 +235,13 @@ std::string run_report_json(const RunReport& r) {
   w.EndArray();
   w.Key("rows");
   w.StartObject();
-  put(w, "total", r.rows);
+  put(w, "total", r.totals.rows);
   w.Key("by_kind");
   w.StartObject();
-  for (const auto& [k, n] : r.rows_by_kind) put(w, k.c_str(), n);
+  for (const auto& [k, n] : r.totals.by_kind) put(w, k.c_str(), n);
   w.EndObject();
-  put(w, "body_file_lines", r.body_lines);
-  put(w, "rows_without_time_not_in_body_file", r.rows - r.body_lines);
+  put(w, "body_file_lines", r.totals.body_lines);
+  put(w, "rows_without_time_not_in_body_file", r.totals.rows - r.totals.body_lines);
   w.EndObject();
   w.EndObject();
   return std::string(buf.GetString(), buf.GetSize()) + "\n";
@@ -229,15 +265,15 @@ std::string run_summary(const RunReport& r) {
     }
     out += "\n";
   }
-  if (!r.tasks.empty()) out += "  tasks:\n";
-  for (const auto& [session, t] : r.tasks) {
+  if (!r.totals.tasks.empty()) out += "  tasks:\n";
+  for (const auto& [session, t] : r.totals.tasks) {
     std::string title = t.title.size() > 60 ? t.title.substr(0, 60) + "…" : t.title;
     for (char& c : title)
       if (c == '\n' || c == '\r' || c == '\t') c = ' ';
     out += "    " + session + " [" + t.surface + "] " + std::to_string(t.rows) + " rows  " + title + "\n";
   }
-  out += "  rows: " + std::to_string(r.rows);
-  for (const auto& [k, n] : r.rows_by_kind) out += "  " + k + "=" + std::to_string(n);
+  out += "  rows: " + std::to_string(r.totals.rows);
+  for (const auto& [k, n] : r.totals.by_kind) out += "  " + k + "=" + std::to_string(n);
   out += "\n";
   return out;
 }

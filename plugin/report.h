@@ -8,12 +8,25 @@
 #include <utility>
 #include <vector>
 
-#include <rapidjson/document.h>
-
 #include "core/discovery.h"
 #include "tsk_glue/tsk_evidence.h"
 
 namespace roo {
+
+// Row counts, per kind and per task, taken as rows are emitted.
+class RowCounts : public RowSink {
+ public:
+  struct Task {
+    std::string surface, title;
+    int64_t rows = 0;
+  };
+  void emit(const Row& row) override;
+  void merge(const RowCounts& other);
+  int64_t rows = 0;
+  int64_t body_lines = 0;
+  std::map<std::string, int64_t> by_kind;
+  std::map<std::string, Task> tasks;  // by session id
+};
 
 // One file system's outcome. Written by the worker process as JSON, read back by the parent.
 struct PartReport {
@@ -22,7 +35,8 @@ struct PartReport {
   std::string fs_type;
   ScanReport scan;        // filled in the worker
   std::string scan_json;  // the worker's scan section, as read back by the parent
-  std::filesystem::path rows_path;
+  RowCounts counts;
+  std::filesystem::path rows_path, body_path;
 };
 std::string part_report_json(const PartReport& part);
 PartReport parse_part_report(const std::string& json);
@@ -33,15 +47,7 @@ struct RunReport {
   std::vector<std::string> evidence_paths;
   std::optional<tsk::ImageInfo> image;
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> partitions;
-  std::map<std::string, int64_t> rows_by_kind;
-  int64_t rows = 0;
-  int64_t body_lines = 0;
-  struct TaskSummary {
-    std::string surface, title;
-    int64_t rows = 0;
-  };
-  std::map<std::string, TaskSummary> tasks;  // by session id, for the printed summary
-  void count_row(const rapidjson::Value& row);
+  RowCounts totals;
 };
 std::string run_report_json(const RunReport& report);
 // The few lines printed on stdout at the end of a run.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -59,22 +60,45 @@ bool write_file(const fs::path& p, const std::string& data) {
   return std::fclose(f) == 0 && ok;
 }
 
-// What one partition's worker reports back (written by the worker as JSON, read by the parent).
+// The files one partition's worker writes into the scratch dir.
+struct PartPaths {
+  fs::path rows, body, report;
+};
+
 struct PartitionJob {
   int index = 0;
   std::optional<tsk::Partition> partition;  // none for a folder
 };
 
+// Fault injection for the isolation test (tests/plugin/e2e_test.py test_worker_crash): with
+// ROO_INGEST_TEST_CRASH_PARTITION=<index>, the worker of that partition dies of SIGSEGV right after the first source
+// file that gave rows has been written, as a libtsk crash on a damaged file system would.
+class CrashAfterFirstSource : public RowSink {
+ public:
+  void emit(const Row&) override { any_ = true; }
+  void end_source(const std::string&) override {
+    if (any_) std::raise(SIGSEGV);
+  }
+
+ private:
+  bool any_ = false;
+};
+
+bool crash_requested(const PartitionJob& job) {
+  const char* v = std::getenv("ROO_INGEST_TEST_CRASH_PARTITION");
+  return v && job.partition && std::to_string(job.partition->index) == v;
+}
+
 // Scans one partition (or the folder) and writes its rows and its part report. Runs inside the child process
 // when isolation is on, so a libtsk crash here loses only this file system's unfinished work.
-void scan_job(const RunOptions& opts, const PartitionJob& job, const fs::path& rows_path,
-              const fs::path& report_path) {
+void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& paths) {
   PartReport part;
-  std::FILE* rows = std::fopen(rows_path.c_str(), "wb");
-  if (!rows) {
+  std::FILE* rows = std::fopen(paths.rows.c_str(), "wb");
+  std::FILE* body = std::fopen(paths.body.c_str(), "wb");
+  if (!rows || !body) {
     part.status = "failed";
-    part.reason = "cannot write " + rows_path.string() + ": " + std::strerror(errno);
-    write_file(report_path, part_report_json(part));
+    part.reason = "cannot write into " + paths.rows.parent_path().string() + ": " + std::strerror(errno);
+    write_file(paths.report, part_report_json(part));
     return;
   }
   std::unique_ptr<tsk::Image> image;
@@ -97,14 +121,20 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const fs::path& r
   }
   if (view) {
     part.fs_type = view->volume().fs_type;
-    RowWriter writer(rows, rows_path.parent_path().string());
-    writer.set_flush_each_source(true);  // rows of finished sources survive a crash later in this file system
-    scan_file_system(*view, writer, part.scan, opts.native);
-    part.status = writer.ok() ? "parsed" : "failed";
-    if (!writer.ok()) part.reason = "writing rows failed";
+    RowWriter jsonl(rows, paths.rows.parent_path().string());
+    jsonl.set_flush_each_source(true);  // rows of finished sources survive a crash later in this file system
+    BodyFileWriter body_file(body);
+    CrashAfterFirstSource crash;
+    std::vector<RowSink*> sinks = {&jsonl, &body_file, &part.counts};
+    if (opts.isolate && crash_requested(job)) sinks.push_back(&crash);
+    RowFanOut out(sinks);
+    scan_file_system(*view, out, part.scan, opts.native);
+    part.status = jsonl.ok() && body_file.ok() ? "parsed" : "failed";
+    if (part.status == "failed") part.reason = "writing rows failed (disk full?)";
   }
   std::fclose(rows);
-  write_file(report_path, part_report_json(part));
+  std::fclose(body);
+  write_file(paths.report, part_report_json(part));
 }
 
 std::string describe_wait_status(int status) {
@@ -116,7 +146,7 @@ std::string describe_wait_status(int status) {
   return "worker ended abnormally";
 }
 
-// Drops a partial last line (a worker that died mid-write); returns how many complete rows remain.
+// Drops a partial last line (a worker that died mid-write).
 void trim_to_last_newline(const fs::path& p) {
   std::error_code ec;
   auto size = fs::file_size(p, ec);
@@ -126,16 +156,34 @@ void trim_to_last_newline(const fs::path& p) {
   fs::resize_file(p, last == std::string::npos ? 0 : last + 1, ec);
 }
 
+// A crashed worker wrote no counts: count what it finished from its files. The body file is flushed with the
+// rows of each source only at exit, so it is rebuilt from the surviving rows' times instead of trusted.
+void count_surviving_rows(PartReport& part) {
+  trim_to_last_newline(part.rows_path);
+  std::ifstream in(part.rows_path, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line)) {
+    ++part.counts.rows;
+    rapidjson::Document d;
+    d.Parse(line.data(), line.size());
+    if (d.IsObject() && d.HasMember("kind") && d["kind"].IsString()) ++part.counts.by_kind[d["kind"].GetString()];
+  }
+  std::error_code ec;
+  fs::remove(part.body_path, ec);  // not trusted: see above
+  part.body_path.clear();
+  part.reason += "; " + std::to_string(part.counts.rows) + " row(s) of finished source files kept";
+}
+
 PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::path& work) {
-  const fs::path rows_path = work / ("part-" + std::to_string(job.index) + ".jsonl");
-  const fs::path report_path = work / ("part-" + std::to_string(job.index) + ".json");
+  const std::string stem = "part-" + std::to_string(job.index);
+  const PartPaths paths{work / (stem + ".jsonl"), work / (stem + ".body"), work / (stem + ".json")};
   if (!opts.isolate) {
-    scan_job(opts, job, rows_path, report_path);
+    scan_job(opts, job, paths);
   } else {
     std::fflush(nullptr);
     pid_t pid = fork();
     if (pid == 0) {
-      scan_job(opts, job, rows_path, report_path);
+      scan_job(opts, job, paths);
       std::fflush(nullptr);
       _exit(0);
     }
@@ -146,19 +194,27 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
       part.reason = std::string("cannot start worker: ") + std::strerror(errno);
       return part;
     }
-    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !fs::exists(report_path)) {
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !fs::exists(paths.report)) {
       // The worker died (libtsk 4.11 can crash on damaged structures): keep the rows it finished, say so.
-      trim_to_last_newline(rows_path);
       PartReport part;
       part.status = "crashed";
       part.reason = describe_wait_status(status);
-      part.rows_path = rows_path;
+      part.rows_path = paths.rows;
+      part.body_path = paths.body;
+      count_surviving_rows(part);
       return part;
     }
   }
-  PartReport part = parse_part_report(read_file(report_path));
-  part.rows_path = rows_path;
+  PartReport part = parse_part_report(read_file(paths.report));
+  part.rows_path = paths.rows;
+  part.body_path = paths.body;
   return part;
+}
+
+void append_file(std::ofstream& out, const fs::path& p) {
+  std::error_code ec;
+  if (p.empty() || fs::file_size(p, ec) == 0 || ec) return;  // inserting an empty streambuf would set failbit
+  out << std::ifstream(p, std::ios::binary).rdbuf();
 }
 
 bool dir_is_empty(const fs::path& p) {
@@ -252,32 +308,18 @@ int run(const RunOptions& opts) {
     if (!placed) report.partitions.push_back({std::nullopt, part});
   }
 
-  // rows.jsonl = the parts in volume order; roo.body derived from it line by line.
+  // rows.jsonl and roo.body = the parts' files in volume order.
   const fs::path rows_tmp = work / "rows.jsonl", body_tmp = work / "roo.body", report_tmp = work / "report.json";
   {
-    std::FILE* rows = std::fopen(rows_tmp.c_str(), "wb");
-    std::FILE* body = std::fopen(body_tmp.c_str(), "wb");
-    if (!rows || !body) return fail(kExitInternal, "cannot write into " + work.string());
+    std::ofstream rows(rows_tmp, std::ios::binary), body(body_tmp, std::ios::binary);
     for (auto& [p, part] : report.partitions) {
-      if (part.rows_path.empty()) continue;
-      std::ifstream in(part.rows_path, std::ios::binary);
-      std::string line;
-      while (std::getline(in, line)) {
-        line += '\n';
-        std::fwrite(line.data(), 1, line.size(), rows);
-        rapidjson::Document row;
-        row.Parse(line.data(), line.size() - 1);
-        if (row.HasParseError() || !row.IsObject()) return fail(kExitInternal, "a worker wrote an unreadable row");
-        report.count_row(row);
-        if (auto b = body_line_for_row(row)) {
-          std::fwrite(b->data(), 1, b->size(), body);
-          ++report.body_lines;
-        }
-      }
+      append_file(rows, part.rows_path);
+      append_file(body, part.body_path);
+      report.totals.merge(part.counts);
     }
-    bool ok = std::fclose(rows) == 0;
-    ok = std::fclose(body) == 0 && ok;
-    if (!ok) return fail(kExitInternal, "writing rows failed (disk full?)");
+    rows.flush();
+    body.flush();
+    if (!rows || !body) return fail(kExitInternal, "writing rows failed (disk full?)");
   }
   if (!write_file(report_tmp, run_report_json(report))) return fail(kExitInternal, "cannot write report.json");
 

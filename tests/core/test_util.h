@@ -31,7 +31,7 @@ class MemoryBytes : public ByteSource {
 // Collects rows as parsed JSON objects, as rows.jsonl would hold them.
 class CapturedRows : public RowSink {
  public:
-  void emit(Row&& row) override {
+  void emit(const Row& row) override {
     std::string line = row_to_json_line(row);
     patch_sha256(line, std::string(64, '0'));
     rapidjson::Document d;

@@ -29,7 +29,7 @@ class Bytes : public ByteSource {
 
 class SerialisingSink : public RowSink {
  public:
-  void emit(Row&& row) override { bytes += row_to_json_line(row).size(); }
+  void emit(const Row& row) override { bytes += row_to_json_line(row).size(); }
   size_t bytes = 0;
 };
 

@@ -1,32 +1,46 @@
 #include "plugin/body_file.h"
 
 #include <gtest/gtest.h>
-#include <rapidjson/document.h>
 
 namespace roo {
 namespace {
 
-std::optional<std::string> body_for(const char* json) {
-  rapidjson::Document d;
-  d.Parse(json);
-  return body_line_for_row(d);
-}
+struct Fixture {
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  SourceRef src{&vol, {}};
+  TaskIdentity id{"vscode", "alice", "t1", {}, {}, {}};
+  Row row(const char* kind, std::optional<int64_t> ms, std::string text) {
+    src.file.path = "/h/ui_messages.json";
+    src.file.inode = 42;
+    Row r;
+    r.kind = kind;
+    r.time_ms = ms;
+    r.text = std::move(text);
+    r.identity = &id;
+    r.source = &src;
+    return r;
+  }
+};
 
 // reference/tsk.md §3.1: 11 fields MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime, times in epoch seconds.
 TEST(BodyFile, TimedRowBecomesOneLineWithTheTimeInEveryColumn) {
-  auto line = body_for(R"({"kind":"tool_call","time_utc":"2025-10-09T08:53:20.999Z","session_id":"t1","text":"a|b%c",)"
-                       R"("source":{"path":"/h/ui_messages.json","inode":42}})");
+  Fixture f;
+  auto line = body_line_for_row(f.row("tool_call", 1760000000999, "a|b%c"));
   ASSERT_TRUE(line);
-  // 1760000000 = 2025-10-09T08:53:20Z (date -u -d @1760000000)
-  EXPECT_EQ(*line, "0|roo-code tool_call [t1]: a%7Cb%25c (/h/ui_messages.json)|42|-/----------|0|0|0|1760000000|1760000000|1760000000|1760000000\n");
+  // 1760000000 = 2025-10-09T08:53:20Z (date -u -d @1760000000); milliseconds are dropped, as fls drops nanoseconds.
+  EXPECT_EQ(*line,
+            "0|roo-code tool_call [t1]: a%7Cb%25c (/h/ui_messages.json)|42|-/----------|0|0|0|1760000000|1760000000|"
+            "1760000000|1760000000\n");
 }
 
 TEST(BodyFile, RowWithoutTimeHasNoLineBecauseTimesAreNeverInvented) {
-  EXPECT_FALSE(body_for(R"({"kind":"parser_error","time_utc":null,"text":"x","source":{"path":"/a"}})"));
+  Fixture f;
+  EXPECT_FALSE(body_line_for_row(f.row("parser_error", std::nullopt, "x")));
 }
 
 TEST(BodyFile, ControlCharactersCannotBreakTheLine) {
-  auto line = body_for(R"({"kind":"user_message","time_utc":"2025-10-09T08:53:20.000Z","text":"two\nlines\ttab"})");
+  Fixture f;
+  auto line = body_line_for_row(f.row("user_message", 1760000000000, "two\nlines\ttab"));
   ASSERT_TRUE(line);
   EXPECT_EQ(line->find('\n'), line->size() - 1);
   EXPECT_NE(line->find("two lines tab"), std::string::npos);

@@ -156,6 +156,27 @@ class E2E(unittest.TestCase):
         self.assertTrue(any(line.startswith(first["time_utc"][:19] + "Z") for line in roo_lines))
         self.assertTrue(all(",macb," in line for line in roo_lines))
 
+    # Issue 2: a crash while reading one file system loses neither the rows of the others nor the report.
+    def test_worker_crash(self):
+        env = dict(os.environ, ROO_INGEST_TEST_CRASH_PARTITION="5")  # the NTFS partition of demo.E01
+        out = os.path.join(self.tmp, "out")
+        proc = subprocess.run([BINARY, images("demo.E01"), "-o", out], capture_output=True, text=True, env=env)
+        self.assertEqual(proc.returncode, 5, proc.stderr)
+        rows = read_rows(out)
+        linux = expected("linux-ext4")
+        self.assert_rows_match(rows[: len(linux)], linux)
+        # The NTFS worker finished one source file (W1's history_item.json: task + identity_conflict) and died.
+        ntfs_rows = rows[len(linux):]
+        self.assertEqual([r["kind"] for r in ntfs_rows], ["task", "identity_conflict"])
+        self.assertEqual(ntfs_rows[0]["source"]["fs_type"], "ntfs")
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        crashed = [p for p in report["partitions"] if p.get("index") == 5][0]
+        self.assertEqual(crashed["status"], "crashed")
+        self.assertIn("signal 11", crashed["reason"])
+        self.assertEqual(report["rows"]["total"], len(rows))
+        with open(os.path.join(out, "roo.body"), encoding="utf-8") as f:
+            self.assertEqual(len(f.read().splitlines()), len([r for r in linux if r["time_utc"]]))
+
     def test_errors(self):
         missing = os.path.join(self.tmp, "nope.E01")
         _, proc = self.run_tool(missing, check=False)

@@ -63,26 +63,13 @@ std::vector<IndexEntry> parse_task_index(HashingStream& in, const ParseContext& 
     ctx.error("parser: " + ctx.file_name + " has no entries array");
     return entries;
   }
-  int64_t index = 0;
-  for (const auto& e : list->GetArray()) {
-    JsonRecord pos;  // position only: byte offsets inside a whole-document parse are not tracked
-    pos.index = index;
-    if (!e.IsObject()) {
-      Row r = ctx.row("parser_error");
-      r.role = "system";
-      r.text = "parser: unparseable record " + std::to_string(index + 1) + " (not a JSON object): " +
-               to_json_text(e).substr(0, kRawEchoLimit);
-      r.position.record_index = index;
-      ctx.sink->emit(std::move(r));
-    } else {
-      IndexEntry entry;
-      entry.item = history_item_from_json(e);
-      entry.record_index = index;
-      if (ctx.native) entry.text = to_json_text(e);
-      entries.push_back(std::move(entry));
-    }
-    ++index;
-  }
+  for_each_object_element(*list, ctx, [&](const rapidjson::Value& e, int64_t index) {
+    IndexEntry entry;
+    entry.item = history_item_from_json(e);
+    entry.record_index = index;
+    if (ctx.native) entry.text = to_json_text(e);
+    entries.push_back(std::move(entry));
+  });
   return entries;
 }
 

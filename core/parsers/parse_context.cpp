@@ -84,6 +84,29 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
   }
 }
 
+ParseStats for_each_object_element(const rapidjson::Value& array, const ParseContext& ctx,
+                                   const std::function<void(const rapidjson::Value&, int64_t index)>& on_object) {
+  ParseStats stats;
+  int64_t index = 0;
+  for (const auto& e : array.GetArray()) {
+    ++stats.records;
+    if (e.IsObject()) {
+      ++stats.good_records;
+      on_object(e, index);
+    } else {
+      ++stats.errors;
+      Row r = ctx.row("parser_error");
+      r.role = "system";
+      r.position.record_index = index;
+      r.text = "parser: unparseable record " + std::to_string(index + 1) + " (not a JSON object): " +
+               raw_echo(to_json_text(e));
+      ctx.sink->emit(std::move(r));
+    }
+    ++index;
+  }
+  return stats;
+}
+
 bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson::Document& doc) {
   std::string why, text;
   if (!read_json_document(in, doc, &why, &text)) {

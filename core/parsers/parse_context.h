@@ -36,6 +36,11 @@ struct ParseStats {
 ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
                                   const std::function<void(const JsonRecord&)>& on_object);
 
+// The same for an array inside a whole document (_index.json entries, task_metadata.json files_in_context): each
+// element that is an object goes to on_object with its index; any other gets its unparseable-record row.
+ParseStats for_each_object_element(const rapidjson::Value& array, const ParseContext& ctx,
+                                   const std::function<void(const rapidjson::Value&, int64_t index)>& on_object);
+
 // Reads a whole JSON document that must be an object; on failure emits `parser: <name> is not a JSON object` (or the
 // read/parse reason) and returns false.
 bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson::Document& doc);

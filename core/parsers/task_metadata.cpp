@@ -25,24 +25,9 @@ ParseStats parse_task_metadata(HashingStream& in, const ParseContext& ctx) {
     stats.errors = 1;
     return stats;
   }
-  int64_t index = 0;
-  for (const auto& e : files->GetArray()) {
-    ++stats.records;
-    JsonRecord pos;
-    pos.index = index++;
-    if (!e.IsObject()) {
-      ++stats.errors;
-      Row r = ctx.row("parser_error");
-      r.role = "system";
-      r.position.record_index = pos.index;
-      r.text = "parser: unparseable record " + std::to_string(pos.index + 1) + " (not a JSON object): " +
-               to_json_text(e).substr(0, kRawEchoLimit);
-      ctx.sink->emit(std::move(r));
-      continue;
-    }
-    ++stats.good_records;
+  return for_each_object_element(*files, ctx, [&](const rapidjson::Value& e, int64_t index) {
     Row r = ctx.row("file_context");
-    r.position.record_index = pos.index;
+    r.position.record_index = index;
     auto source = get_string(e, "record_source");
     const char* date_field = date_field_for(source);
     if (auto t = get_int(e, date_field)) {
@@ -58,8 +43,7 @@ ParseStats parse_task_metadata(HashingStream& in, const ParseContext& ctx) {
         .set_opt("user_edit_date", get_int(e, "user_edit_date"));
     if (ctx.native) r.native = to_json_text(e);
     ctx.sink->emit(std::move(r));
-  }
-  return stats;
+  });
 }
 
 }  // namespace roo

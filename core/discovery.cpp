@@ -37,12 +37,13 @@ std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const s
 
 }  // namespace
 
-std::vector<RooRoot> find_roots(FileSystemView& fs) {
+std::vector<RooRoot> find_roots(FileSystemView& fs, std::vector<std::string>* homes) {
   std::vector<RooRoot> roots;
   std::set<std::string> seen;  // a home matched by two patterns is searched once
   const FileMeta top = fs.root();
   for (const HomePattern& hp : home_patterns()) {
     for (const FileMeta& home : resolve(fs, top, hp.segments)) {
+      if (homes) homes->push_back(home.path);
       for (const RootPattern& rp : root_patterns()) {
         for (FileMeta& dir : resolve(fs, home, rp.segments)) {
           if (!seen.insert(dir.path).second) continue;
@@ -248,8 +249,8 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
 }
 
 void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, bool native) {
-  report.root_patterns = static_cast<int64_t>(home_patterns().size() * root_patterns().size());
-  for (const RooRoot& root : find_roots(fs)) process_root(fs, root, out, report, native);
+  report.root_patterns = static_cast<int64_t>(root_patterns().size());
+  for (const RooRoot& root : find_roots(fs, &report.homes_searched)) process_root(fs, root, out, report, native);
   for (const std::string& e : fs.errors()) report.errors.push_back(e);
 }
 

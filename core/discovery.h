@@ -30,8 +30,9 @@ struct RootContents {
   int64_t deleted_names = 0;  // deleted names seen under tasks/ (recovered in a later stage, counted now)
 };
 
-// Every Roo root in the file system, in catalog order: homes (Users/*, home/*, root) × root patterns.
-std::vector<RooRoot> find_roots(FileSystemView& fs);
+// Every Roo root in the file system, in catalog order: homes (Users/*, home/*, root) × root patterns. The paths of
+// the homes searched are appended to *homes when given.
+std::vector<RooRoot> find_roots(FileSystemView& fs, std::vector<std::string>* homes = nullptr);
 
 // The task directories and index of one root.
 RootContents list_root(FileSystemView& fs, const RooRoot& root);

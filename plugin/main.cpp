@@ -39,7 +39,8 @@ image is missing; 5 done, but a file system could not be processed (see report.j
   app.add_flag("--force", opts.force, "Write into a non-empty OUTDIR (files of the same names are replaced)");
   app.add_flag("--native", opts.native, "Add each record's verbatim JSON to its rows as `native`");
   app.add_flag("-q,--quiet", opts.quiet, "No progress on stderr and no summary on stdout");
-  app.add_flag("!--no-isolate", opts.isolate,
+  bool no_isolate = false;
+  app.add_flag("--no-isolate", no_isolate,
                "Scan file systems in this process instead of one child process each (debugging only: a libtsk "
                "crash then ends the whole run)");
 
@@ -48,6 +49,7 @@ image is missing; 5 done, but a file system could not be processed (see report.j
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : roo::kExitUsage;
   }
+  opts.isolate = !no_isolate;
   if (opts.image_paths.empty() == opts.folder.empty()) {
     std::fprintf(stderr,
                  "roo-ingest: error: give either an IMAGE or --dir FOLDER (not both, not neither); see --help\n");

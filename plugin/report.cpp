@@ -48,6 +48,7 @@ std::string scan_json(const ScanReport& s) {
   rapidjson::StringBuffer buf;
   Compact w(buf);
   w.StartObject();
+  put_strings(w, "homes_searched", s.homes_searched);
   put(w, "root_patterns_per_home", s.root_patterns);
   w.Key("roots_found");
   w.StartArray();
@@ -218,9 +219,9 @@ std::string run_report_json(const RunReport& r) {
       put(w, "kind", std::string(partition_kind_name(p->kind)));
     }
     if (part.status.empty()) {
-      put(w, "status", std::string(p && p->kind != tsk::Partition::allocated
-                                       ? "not searched (not a file-system partition; carving comes later)"
-                                       : "not searched"));
+      put(w, "status", std::string(p && p->kind == tsk::Partition::meta
+                                       ? "not searched: volume system table"
+                                       : "not searched: unallocated space (carving is a later stage)"));
     } else {
       put(w, "status", part.status);
       if (!part.reason.empty()) put(w, "reason", part.reason);
@@ -251,8 +252,14 @@ std::string run_summary(const RunReport& r) {
   std::string out = "roo-ingest " ROO_INGEST_VERSION " — " + r.evidence_kind + " " +
                     (r.evidence_paths.empty() ? "" : r.evidence_paths.front()) + "\n";
   for (const auto& [p, part] : r.partitions) {
-    std::string where = p ? "partition " + std::to_string(p->index) + " @" + std::to_string(p->offset_bytes) : "folder";
-    out += "  " + where + ": " + (part.status.empty() ? "not searched" : part.status);
+    std::string where = p ? "partition " + std::to_string(p->index) + " @" + std::to_string(p->offset_bytes) + " (" +
+                                p->description + ")"
+                          : "folder";
+    std::string status = part.status;
+    if (status.empty())
+      status = p && p->kind == tsk::Partition::meta ? "volume system table, not searched"
+                                                    : "unallocated space, not searched yet (carving is a later stage)";
+    out += "  " + where + ": " + status;
     if (!part.fs_type.empty()) out += " (" + part.fs_type + ")";
     if (!part.reason.empty()) out += " — " + part.reason;
     rapidjson::Document scan;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <cstdlib>
 
 namespace roo {
 
@@ -74,7 +75,10 @@ std::unique_ptr<ByteSource> open_host_file(const std::string& path, std::string*
 
 FolderFileSystem::FolderFileSystem(std::string root_dir) : root_dir_(std::move(root_dir)) {
   while (root_dir_.size() > 1 && root_dir_.back() == '/') root_dir_.pop_back();
-  volume_.evidence = basename_of(root_dir_);
+  // The evidence id is the folder's own name, also when it was given as "." or "../x/..".
+  char* real = realpath(root_dir_.c_str(), nullptr);
+  volume_.evidence = basename_of(real ? real : root_dir_);
+  std::free(real);
   volume_.fs_type = "folder";
 }
 

@@ -191,7 +191,8 @@ std::string row_to_json_line(const Row& row) {
 
 void patch_sha256(std::string& lines, const std::string& sha256_hex) {
   const std::string& p = sha_placeholder();
-  const std::string value = "\"" + sha256_hex + "\"";
+  // No digest when the file could not be read at all: null, never an empty or made-up value.
+  const std::string value = sha256_hex.empty() ? "null" : "\"" + sha256_hex + "\"";
   for (size_t pos = lines.find(p); pos != std::string::npos; pos = lines.find(p, pos + value.size()))
     lines.replace(pos, p.size(), value);
 }

@@ -44,6 +44,18 @@ TEST(Row, JsonLineHasContractKeysInOrderAndValidUtf8) {
   EXPECT_EQ(std::string(d["row_id"].GetString()).size(), 32u);
 }
 
+TEST(Row, UnreadableSourceGetsANullDigestNotAnEmptyOne) {
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  SourceRef src;
+  TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
+  std::string line = row_to_json_line(sample(vol, src, id));
+  patch_sha256(line, "");
+  rapidjson::Document d;
+  d.Parse(line.c_str());
+  ASSERT_FALSE(d.HasParseError());
+  EXPECT_TRUE(d["source"]["sha256"].IsNull());
+}
+
 TEST(Row, RowIdIsStableAndDependsOnPositionAndKind) {
   VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1};
   SourceRef src;

@@ -22,7 +22,7 @@ from rows_match import subset_diff  # noqa: E402
 BINARY = None
 REPO = None
 
-# fixtures/build-images.sh: sgdisk -n 1:2048:+4M (ext4), -n 2:…:+8M (NTFS) on 512-byte sectors.
+# fixtures/images/README.md: demo.E01 partition 1 (ext4) starts at sector 2048 of 512 bytes.
 DEMO_EXT4_OFFSET = 2048 * 512
 
 

@@ -19,6 +19,23 @@ namespace fs = std::filesystem;
 
 constexpr uint64_t kMiB = 1048576;
 
+// Segment names of the split fixtures: demo-split.E01…, linux-ext4.raw.001…
+std::string e0(int i) {
+  char b[32];
+  std::snprintf(b, sizeof b, "demo-split.E%02d", i);
+  return b;
+}
+std::string r0(int i) {
+  char b[32];
+  std::snprintf(b, sizeof b, "linux-ext4.raw.%03d", i);
+  return b;
+}
+int count_segments(std::string (*name)(int)) {
+  int n = 0;
+  while (fs::exists(image(name(n + 1)))) ++n;
+  return n;
+}
+
 bool is_hex(const std::string& s, size_t len) {
   return s.size() == len && std::all_of(s.begin(), s.end(), [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
@@ -105,8 +122,7 @@ TEST(TskImage, SplitE01HasTheSameDiskAndHashes) {
 
 TEST(TskImage, SplitE01SegmentsGivenExplicitly) {
   std::vector<std::string> paths;
-  for (int i = 1; fs::exists(image("demo-split.E0" + std::to_string(i))); ++i)
-    paths.push_back(image("demo-split.E0" + std::to_string(i)));
+  for (int i = 1; i <= count_segments(e0); ++i) paths.push_back(image(e0(i)));
   ASSERT_GE(paths.size(), 2u);
   auto img = Image::open(paths);
   EXPECT_EQ(img->info().segments, paths);
@@ -120,9 +136,7 @@ TEST(TskImage, SplitRawFindsAllSegments) {
   uint64_t total = 0;
   size_t count = 0;
   for (int i = 1;; ++i) {
-    char ext[16];
-    std::snprintf(ext, sizeof ext, "%03d", i);
-    std::string p = image(std::string("linux-ext4.raw.") + ext);
+    std::string p = image(r0(i));
     if (!fs::exists(p)) break;
     ASSERT_LT(count, info.segments.size());
     EXPECT_EQ(info.segments[count], p);
@@ -261,9 +275,8 @@ TEST(TskImageErrors, RandomBytesLookEncrypted) {
 
 TEST(TskImageErrors, MissingMiddleE01Segment) {
   TempDir t;
-  t.link("demo-split.E01");
-  for (int i = 3; fs::exists(image("demo-split.E0" + std::to_string(i))); ++i)
-    t.link("demo-split.E0" + std::to_string(i));
+  t.link(e0(1));
+  for (int i = 3; i <= count_segments(e0); ++i) t.link(e0(i));
   auto e = open_error({(t.path() / "demo-split.E01").string()});
   EXPECT_EQ(e.exit_code, kExitMissingSegment);
   EXPECT_EQ(e.path, (t.path() / "demo-split.E02").string());
@@ -272,13 +285,12 @@ TEST(TskImageErrors, MissingMiddleE01Segment) {
 
 TEST(TskImageErrors, MissingLastE01Segment) {
   TempDir t;
-  int n = 0;
-  while (fs::exists(image("demo-split.E0" + std::to_string(n + 1)))) ++n;
+  int n = count_segments(e0);
   ASSERT_GE(n, 2);
-  for (int i = 1; i < n; ++i) t.link("demo-split.E0" + std::to_string(i));
+  for (int i = 1; i < n; ++i) t.link(e0(i));
   auto e = open_error({(t.path() / "demo-split.E01").string()});
   EXPECT_EQ(e.exit_code, kExitMissingSegment);
-  EXPECT_EQ(e.path, (t.path() / ("demo-split.E0" + std::to_string(n))).string());
+  EXPECT_EQ(e.path, (t.path() / e0(n)).string());
 }
 
 TEST(TskImageErrors, MissingSegmentAmongExplicitPaths) {
@@ -305,9 +317,8 @@ TEST(TskImageErrors, E01SegmentGivenInsteadOfFirst) {
 
 TEST(TskImageErrors, MissingMiddleRawSegment) {
   TempDir t;
-  t.link("linux-ext4.raw.001");
-  for (int i = 3; fs::exists(image("linux-ext4.raw.00" + std::to_string(i))); ++i)
-    t.link("linux-ext4.raw.00" + std::to_string(i));
+  t.link(r0(1));
+  for (int i = 3; i <= count_segments(r0); ++i) t.link(r0(i));
   auto e = open_error({(t.path() / "linux-ext4.raw.001").string()});
   EXPECT_EQ(e.exit_code, kExitMissingSegment);
   EXPECT_EQ(e.path, (t.path() / "linux-ext4.raw.002").string());
@@ -315,13 +326,12 @@ TEST(TskImageErrors, MissingMiddleRawSegment) {
 
 TEST(TskImageErrors, MissingLastRawSegment) {
   TempDir t;
-  int n = 0;
-  while (fs::exists(image("linux-ext4.raw.00" + std::to_string(n + 1)))) ++n;
+  int n = count_segments(r0);
   ASSERT_GE(n, 2);
-  for (int i = 1; i < n; ++i) t.link("linux-ext4.raw.00" + std::to_string(i));
+  for (int i = 1; i < n; ++i) t.link(r0(i));
   auto e = open_error({(t.path() / "linux-ext4.raw.001").string()});
   EXPECT_EQ(e.exit_code, kExitMissingSegment);
-  EXPECT_EQ(e.path, (t.path() / ("linux-ext4.raw.00" + std::to_string(n))).string());
+  EXPECT_EQ(e.path, (t.path() / r0(n)).string());
   EXPECT_NE(std::string(e.what()).find("ext4 file system reaches"), std::string::npos) << e.what();
 }
 

@@ -28,7 +28,8 @@ Examples:
   cat <(fls -r -m / suspect.E01) out/roo.body | mactime -d -y    # one timeline with the file system
 
 Exit codes: 0 done; 2 bad arguments or unusable OUTDIR; 3 evidence cannot be opened; 4 a segment of a split
-image is missing; 5 done, but a file system could not be processed (see report.json); 1 internal error.)");
+image is missing; 5 done, but a file system could not be processed (see report.json); 6 done, but no file system
+could be opened at all (not a disk image, encrypted or damaged; see report.json); 1 internal error.)");
   app.set_version_flag("--version", "roo-ingest " ROO_INGEST_VERSION);
 
   app.add_option("IMAGE", opts.image_paths, "Image file (raw, .001, .E01); more segments may follow when their "

@@ -275,6 +275,7 @@ int run(const RunOptions& opts) {
     report.evidence_kind = "image";
     report.evidence_paths = opts.image_paths;
     report.image = image->info();
+    for (const std::string& w : report.image->warnings) progress("warning: %s", w.c_str());
     progress("opened %s image %s (%llu bytes, %zu segment(s))", report.image->type.c_str(),
              opts.image_paths.front().c_str(), static_cast<unsigned long long>(report.image->size),
              report.image->segments.size());
@@ -289,6 +290,7 @@ int run(const RunOptions& opts) {
   if (!fs::create_directories(work, ec)) return fail(kExitUsage, "cannot create " + work.string() + ": " + ec.message());
 
   bool partial = false;
+  int parsed = 0;
   for (const PartitionJob& job : jobs) {
     if (job.partition)
       progress("partition %d: scanning at byte offset %llu (%s)", job.index,
@@ -297,6 +299,7 @@ int run(const RunOptions& opts) {
       progress("folder %s: scanning", opts.folder.c_str());
     PartReport part = run_job(opts, job, work);
     if (part.status == "crashed" || part.status == "failed") partial = true;
+    if (part.status == "parsed") ++parsed;
     progress("  %s%s%s", part.status.c_str(), part.fs_type.empty() ? "" : (" " + part.fs_type).c_str(),
              part.reason.empty() ? "" : (": " + part.reason).c_str());
     bool placed = false;
@@ -331,6 +334,14 @@ int run(const RunOptions& opts) {
   fs::remove_all(work, ec);
 
   if (!opts.quiet) std::fputs(run_summary(report).c_str(), stdout);
+  if (parsed == 0 && !jobs.empty() && !partial) {
+    std::string why;
+    for (const auto& [p, part] : report.partitions)
+      if (!part.reason.empty()) why += (why.empty() ? "" : "; ") + part.reason;
+    return fail(kExitNothingReadable, opts.image_paths.front() + ": no file system could be opened (" +
+                                          (why.empty() ? "no partition holds one" : why) +
+                                          "); is it a disk image? report.json lists every partition");
+  }
   return partial ? kExitPartial : kExitOk;
 }
 

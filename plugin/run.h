@@ -14,6 +14,8 @@ enum ExitCode {
   kExitEvidence = 3,       // the evidence cannot be opened (missing, unreadable, not an image, empty)
   kExitSegment = 4,        // a segment of a split image is missing
   kExitPartial = 5,        // finished, but a file system could not be processed (crash or read failure): see report
+  kExitNothingReadable = 6,  // finished, but no file system could be opened at all (not a disk image, encrypted,
+                             // damaged): report.json says why for each partition
 };
 
 struct RunOptions {

@@ -50,9 +50,10 @@ class E2E(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def run_tool(self, *args, out_name="out", check=True):
+    def run_tool(self, *args, out_name="out", check=True, quiet=True):
         out = os.path.join(self.tmp, out_name)
-        proc = subprocess.run([BINARY, *args, "-o", out], capture_output=True, text=True)
+        flags = ["--quiet"] if quiet else []
+        proc = subprocess.run([BINARY, *flags, *args, "-o", out], capture_output=True, text=True)
         if check and proc.returncode != 0:
             self.fail(f"roo-ingest {' '.join(args)} exited {proc.returncode}: {proc.stderr}")
         return out, proc
@@ -86,7 +87,7 @@ class E2E(unittest.TestCase):
 
     # Issue 2: the demo run prints rows for every task in the demo image with full provenance.
     def test_demo_image(self):
-        out, proc = self.run_tool(images("demo.E01"))
+        out, proc = self.run_tool(images("demo.E01"), quiet=False)
         rows = read_rows(out)
         self.assert_rows_match(rows, expected("linux-ext4", "windows-ntfs"))
         tree_of = self.demo_partition_offsets(rows)
@@ -203,12 +204,15 @@ class E2E(unittest.TestCase):
                               text=True)
         self.assertEqual(proc.returncode, 2)
 
-        # A file that is no image at all: opened as raw, no file system found, said in the report; no rows.
+        # A file that is no image at all: opened as raw, no file system found: a one-line error naming it, exit 6,
+        # and the report (complete) says why; no rows.
         text = os.path.join(self.tmp, "notes.txt")
         with open(text, "w") as f:
             f.write("not a disk image\n" * 100)
         out, proc = self.run_tool(text, out_name="o3", check=False)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.returncode, 6, proc.stderr)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1)
+        self.assertIn(text + ": no file system could be opened", proc.stderr)
         report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
         self.assertEqual(report["partitions"][0]["status"], "no_file_system")
         self.assertEqual(read_rows(out), [])

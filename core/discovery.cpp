@@ -194,10 +194,11 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
     if (auto it = td.files.find(TaskFileKind::history_item); it != td.files.end()) {
       OpenSource src(fs, it->second, &id, out, report, native, "history_item");
       std::optional<HistoryItem> item;
-      if (HashingStream* in = src.stream()) item = parse_history_item_file(*in, src.ctx);
+      std::string text;
+      if (HashingStream* in = src.stream()) item = parse_history_item_file(*in, src.ctx, &text);
       if (item) {
         apply_history(id, *item);
-        emit_task_row(*item, src.ctx, "history_item", true, nullptr);
+        emit_task_row(*item, src.ctx, "history_item", true, nullptr, &text);
         if (item->id && *item->id != td.dir.name) {
           // Both ids are kept; the directory name stays the session id (seed 002).
           Row r = src.ctx.row("identity_conflict");

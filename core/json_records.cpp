@@ -132,7 +132,12 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
   for (;;) {
     skip_ws(in_);
     int c = in_.peek();
-    if (c < 0) return Status::cut_off;
+    if (c < 0) {
+      out.offset = in_.offset();  // the data ended between records: nothing of the next one was written
+      out.text.clear();
+      out.length = 0;
+      return Status::cut_off;
+    }
     if (c == ']') {
       in_.take();
       return Status::end;
@@ -147,7 +152,10 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
   out.offset = in_.offset();
   out.text.clear();
   too_deep_ = false;
-  if (!scan_value(out.text)) return Status::cut_off;
+  if (!scan_value(out.text)) {
+    out.length = out.text.size();  // the cut record's bytes, kept as evidence
+    return Status::cut_off;
+  }
   out.length = out.text.size();
   ++next_index_;
   if (too_deep_)  // the writers and the DOM walk recurse, so a hostile depth is refused before parsing

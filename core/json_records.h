@@ -80,7 +80,7 @@ class JsonArrayReader {
     end,           // the array closed normally
     not_an_array,  // the document does not start with '['
     empty,         // the file has no bytes (or only whitespace)
-    cut_off,       // the data ended inside the array
+    cut_off,       // the data ended inside the array; the record has the cut record's offset and bytes
   };
   explicit JsonArrayReader(HashingStream& in) : in_(in) {}
   Status next(JsonRecord& out);

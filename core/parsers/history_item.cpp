@@ -24,15 +24,16 @@ HistoryItem history_item_from_json(const rapidjson::Value& o) {
   return h;
 }
 
-std::optional<HistoryItem> parse_history_item_file(HashingStream& in, const ParseContext& ctx) {
+std::optional<HistoryItem> parse_history_item_file(HashingStream& in, const ParseContext& ctx, std::string* text) {
   rapidjson::Document doc;
-  if (!read_object_document(in, ctx, doc)) return std::nullopt;
+  if (!read_object_document(in, ctx, doc, text)) return std::nullopt;
   return history_item_from_json(doc);
 }
 
 void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* known_from, bool task_dir_present,
-                   const JsonRecord* rec) {
+                   const JsonRecord* rec, const std::string* document_text) {
   Row r = ctx.row("task", rec);
+  if (ctx.native && document_text) r.native = *document_text;
   if (h.ts) {
     r.time_ms = h.ts;
     r.time_source = std::string(known_from) == "index" ? "index.ts" : "history_item.ts";

@@ -70,7 +70,7 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
         break;
       case JsonArrayReader::Status::cut_off: {
         ++stats.errors;
-        Row r = ctx.row("parser_error");
+        Row r = ctx.row("parser_error", &rec);  // offset, length and (--native) bytes of the cut record
         r.role = "system";
         r.text = "parser: array cut off after record " + std::to_string(reader.records_seen()) + suffix;
         r.position.record_index = reader.records_seen();  // the record that was being read when the data ended
@@ -107,9 +107,12 @@ ParseStats for_each_object_element(const rapidjson::Value& array, const ParseCon
   return stats;
 }
 
-bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson::Document& doc) {
+bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson::Document& doc,
+                          std::string* document_text) {
   std::string why, text;
-  if (!read_json_document(in, doc, &why, &text)) {
+  const bool ok = read_json_document(in, doc, &why, &text);
+  if (document_text) *document_text = text;
+  if (!ok) {
     if (why == "empty")
       ctx.error("parser: " + ctx.file_name + " is empty");
     else

@@ -43,7 +43,9 @@ ParseStats for_each_object_element(const rapidjson::Value& array, const ParseCon
 
 // Reads a whole JSON document that must be an object; on failure emits `parser: <name> is not a JSON object` (or the
 // read/parse reason) and returns false.
-bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson::Document& doc);
+// *text receives the document's bytes (for --native) when given.
+bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson::Document& doc,
+                          std::string* text = nullptr);
 
 // At most this many bytes of a bad record are echoed into its parser_error row.
 inline constexpr size_t kRawEchoLimit = 200;

@@ -19,12 +19,14 @@ struct HistoryItem {
 };
 HistoryItem history_item_from_json(const rapidjson::Value& obj);
 
-// tasks/<id>/history_item.json: one object. Returns the item when the file held one.
-std::optional<HistoryItem> parse_history_item_file(HashingStream& in, const ParseContext& ctx);
+// tasks/<id>/history_item.json: one object. Returns the item when the file held one; *text gets the document.
+std::optional<HistoryItem> parse_history_item_file(HashingStream& in, const ParseContext& ctx,
+                                                   std::string* text = nullptr);
 
-// The `task` row of a task, from its HistoryItem. known_from is "history_item" or "index".
+// The `task` row of a task, from its HistoryItem. known_from is "history_item" or "index". rec is the index
+// entry's position (none for a whole history_item.json, whose text is then given as document_text).
 void emit_task_row(const HistoryItem& item, const ParseContext& ctx, const char* known_from, bool task_dir_present,
-                   const JsonRecord* rec);
+                   const JsonRecord* rec, const std::string* document_text = nullptr);
 
 // tasks/_index.json: {version, updatedAt, entries: HistoryItem[]} (roo-format.md §2.9).
 struct IndexEntry {

@@ -178,6 +178,29 @@ class E2E(unittest.TestCase):
         with open(os.path.join(out, "roo.body"), encoding="utf-8") as f:
             self.assertEqual(len(f.read().splitlines()), len([r for r in linux if r["time_utc"]]))
 
+    # design.md §2: the row contract is a JSON Schema in the repo; every row of every fixture run must satisfy it.
+    def test_row_schema(self):
+        import jsonschema
+
+        with open(os.path.join(REPO, "docs", "row.schema.json"), encoding="utf-8") as f:
+            schema = json.load(f)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = jsonschema.Draft202012Validator(schema)
+        runs = [("demo", [images("demo.E01")]), ("dir", ["--dir", os.path.join(REPO, "fixtures", "trees", "windows-ntfs")]),
+                ("native", ["--native", images("linux-ext4.raw.001")])]
+        for name, args in runs:
+            out, _ = self.run_tool(*args, out_name=name)
+            rows = read_rows(out)
+            self.assertGreater(len(rows), 0)
+            for row in rows:
+                errors = [e.message for e in validator.iter_errors(row)]
+                self.assertEqual(errors, [], f"{name}: {row['kind']} {row['source']['path']}")
+        # The schema can fail: a row without its digest, or with an invented time source, is refused.
+        broken = dict(rows[0], source=dict(rows[0]["source"], sha256="abc"))
+        self.assertFalse(validator.is_valid(broken))
+        self.assertFalse(validator.is_valid(dict(rows[0], time_utc=None, time_source="ui.ts")))
+        self.assertTrue(all("native" in r for r in rows))
+
     def test_errors(self):
         missing = os.path.join(self.tmp, "nope.E01")
         _, proc = self.run_tool(missing, check=False)

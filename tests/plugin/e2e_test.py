@@ -173,7 +173,7 @@ class E2E(unittest.TestCase):
         report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
         crashed = [p for p in report["partitions"] if p.get("index") == 5][0]
         self.assertEqual(crashed["status"], "crashed")
-        self.assertIn("signal 11", crashed["reason"])
+        self.assertIn("worker killed by signal 6", crashed["reason"])
         self.assertEqual(report["rows"]["total"], len(rows))
         with open(os.path.join(out, "roo.body"), encoding="utf-8") as f:
             self.assertEqual(len(f.read().splitlines()), len([r for r in linux if r["time_utc"]]))

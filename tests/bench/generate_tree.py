@@ -9,8 +9,8 @@ The tree is written to OUT_DIR.tmp and renamed to OUT_DIR when complete; a manif
 what was generated (counts, bytes, the Roo JSON files and their sizes).
 
 Layout (full scale, defaults):
-  - >= 200,000 unrelated small files over ~20k directories: usr/share (docs, locales, man pages, icons),
-    usr/lib/python3/dist-packages, /etc, and home dirs (node_modules, pip cache, VS Code extensions,
+  - >= 200,000 unrelated small files over ~74k directories: usr/share (docs, locales, man pages, icons),
+    usr/lib/python3/dist-packages, and home dirs (node_modules, pip cache, VS Code extensions,
     workspaceStorage, other extensions' globalStorage) for users bench, alice and carol.
   - home/bench/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/<uuidv7>/ x 1,000 tasks with
     ui_messages.json, api_conversation_history.json, history_item.json, task_metadata.json (when a file was
@@ -408,7 +408,6 @@ def simulate_task(rng, pools, task_id, start_ts, workspace, n_turns, big_output_
 
 def write_json_array(path, records):
     """Writes a compact JSON array record by record (the big file is never one string in memory)."""
-    n = 0
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write("[")
         for i, r in enumerate(records):

@@ -1,9 +1,12 @@
 #include "core/json_records.h"
 
 #include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 
@@ -40,21 +43,60 @@ namespace {
 
 bool is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// The first '"' or '\\' in [p, end), or null. The backslash search stops at the quote, so the cost stays linear.
+const char* next_quote_or_backslash(const char* p, const char* end) {
+  const char* quote = static_cast<const char*>(std::memchr(p, '"', static_cast<size_t>(end - p)));
+  const char* limit = quote ? quote : end;
+  const char* backslash = static_cast<const char*>(std::memchr(p, '\\', static_cast<size_t>(limit - p)));
+  return backslash ? backslash : quote;
+}
+
 void skip_ws(HashingStream& in) {
   while (is_ws(in.peek())) in.take();
 }
 
-// Parses one record text. Iterative parsing: no recursion, so a hostile nesting depth cannot blow the stack.
-void parse_record(JsonRecord& rec) {
-  rapidjson::Document fresh;  // a fresh allocator per record keeps memory at one record
-  rec.doc.Swap(fresh);
-  rec.doc.Parse<kRecordParseFlags>(rec.text.data(), rec.text.size());
-  if (rec.doc.HasParseError()) {
-    rec.parse_error = std::string(rapidjson::GetParseError_En(rec.doc.GetParseError())) + " at byte " +
-                      std::to_string(rec.doc.GetErrorOffset());
-  } else {
-    rec.parse_error.clear();
+// Forwards SAX events to a Document, turning RapidJSON's raw number text into exact values.
+struct ExactNumbers {
+  rapidjson::Document& doc;
+  bool out_of_range = false;
+
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    const char* end = s + n;
+    if (!std::memchr(s, '.', n) && !std::memchr(s, 'e', n) && !std::memchr(s, 'E', n)) {
+      int64_t i;
+      if (std::from_chars(s, end, i).ec == std::errc()) return doc.Int64(i);
+      uint64_t u;
+      if (std::from_chars(s, end, u).ec == std::errc()) return doc.Uint64(u);
+    }
+    double d;
+    auto r = std::from_chars(s, end, d);
+    if (r.ec != std::errc() || r.ptr != end) {
+      out_of_range = true;  // e.g. 1e999: not a double
+      return false;
+    }
+    return doc.Double(d);
   }
+  bool Null() { return doc.Null(); }
+  bool Bool(bool b) { return doc.Bool(b); }
+  bool Int(int i) { return doc.Int(i); }
+  bool Uint(unsigned u) { return doc.Uint(u); }
+  bool Int64(int64_t i) { return doc.Int64(i); }
+  bool Uint64(uint64_t u) { return doc.Uint64(u); }
+  bool Double(double d) { return doc.Double(d); }
+  bool String(const char* s, rapidjson::SizeType n, bool copy) { return doc.String(s, n, copy); }
+  bool StartObject() { return doc.StartObject(); }
+  bool Key(const char* s, rapidjson::SizeType n, bool copy) { return doc.Key(s, n, copy); }
+  bool EndObject(rapidjson::SizeType n) { return doc.EndObject(n); }
+  bool StartArray() { return doc.StartArray(); }
+  bool EndArray(rapidjson::SizeType n) { return doc.EndArray(n); }
+};
+
+// Parses one record text; a fresh allocator per record keeps memory at one record.
+void parse_record(JsonRecord& rec) {
+  rapidjson::Document fresh;
+  rec.doc.Swap(fresh);
+  rec.parse_error.clear();
+  parse_json(rec.text.data(), rec.text.size(), rec.doc, &rec.parse_error);
 }
 
 }  // namespace
@@ -71,6 +113,15 @@ bool JsonArrayReader::scan_value(std::string& text) {
       size_t i = 0;
       bool done = false;
       for (; i < n; ++i) {
+        if (in_string && !escape) {
+          // Strings are most of Roo's bytes: jump to the next quote or backslash with memchr.
+          const char* stop = next_quote_or_backslash(w + i, w + n);
+          if (!stop) {
+            i = n - 1;  // the string goes on past this window
+            continue;
+          }
+          i = static_cast<size_t>(stop - w);
+        }
         const char ch = w[i];
         if (in_string) {
           if (escape)
@@ -166,6 +217,29 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
   return Status::record;
 }
 
+bool parse_json(const char* text, size_t length, rapidjson::Document& doc, std::string* error) {
+  rapidjson::ParseResult result;
+  bool out_of_range = false;
+  auto generate = [&](rapidjson::Document& target) {
+    ExactNumbers handler{target};
+    rapidjson::MemoryStream ms(text, length);
+    rapidjson::Reader reader;
+    // Without kParseStopWhenDoneFlag: anything but whitespace after the value is an error, as in a whole parse.
+    result = reader.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag>(ms, handler);
+    out_of_range = handler.out_of_range;
+    return !result.IsError();
+  };
+  doc.Populate(generate);
+  if (result.IsError()) {
+    if (error)
+      *error = (out_of_range ? std::string("number out of range") : rapidjson::GetParseError_En(result.Code())) +
+               std::string(" at byte ") + std::to_string(result.Offset());
+    doc.SetNull();
+    return false;
+  }
+  return true;
+}
+
 bool read_json_document(HashingStream& in, rapidjson::Document& doc, std::string* why, std::string* text,
                         uint64_t max_bytes) {
   std::string bytes;
@@ -191,14 +265,9 @@ bool read_json_document(HashingStream& in, rapidjson::Document& doc, std::string
     if (text) *text = bytes;
     return false;
   }
-  doc.Parse<kRecordParseFlags>(bytes.data(), bytes.size());
+  const bool ok = parse_json(bytes.data(), bytes.size(), doc, why);
   if (text) *text = std::move(bytes);
-  if (doc.HasParseError()) {
-    *why = std::string(rapidjson::GetParseError_En(doc.GetParseError())) + " at byte " +
-           std::to_string(doc.GetErrorOffset());
-    return false;
-  }
-  return true;
+  return ok;
 }
 
 const rapidjson::Value* member(const rapidjson::Value& obj, const char* name) {

@@ -19,9 +19,11 @@
 
 namespace roo {
 
-// Iterative: no recursion, so hostile nesting cannot exhaust the stack. Full precision: a cost or token count
-// comes out exactly as Roo wrote it (the default fast path can be off by one unit in the last place).
-inline constexpr unsigned kRecordParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag;
+// Parses JSON text into doc without recursion (hostile nesting cannot exhaust the stack) and with every number
+// converted exactly by std::from_chars: a cost such as 0.09809999999999999 comes out as Roo wrote it. RapidJSON's
+// default conversion can be off in the last place, and its full-precision mode reads past a table and overflows on
+// hostile exponents (found by tests/fuzz), so RapidJSON hands numbers over as text. Returns false with *error set.
+bool parse_json(const char* text, size_t length, rapidjson::Document& doc, std::string* error);
 
 // Sequential reader over a ByteSource that hashes every byte it reads. finish() reads to the end so the
 // sha256 always covers the whole file even when parsing stopped early.

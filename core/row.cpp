@@ -85,7 +85,7 @@ void put_value(Writer& w, const FieldValue& v) {
       v);
 }
 
-void put_source(Writer& w, const Row& row) {
+void put_source(Writer& w, const rapidjson::StringBuffer& buf, const Row& row, size_t* sha_offset) {
   w.Key("source");
   if (!row.source) {
     w.Null();
@@ -115,6 +115,7 @@ void put_source(Writer& w, const Row& row) {
   put_opt_time(w, "ctime", f.ctime);
   put_opt_time(w, "crtime", f.crtime);
   w.Key("sha256");
+  if (sha_offset) *sha_offset = buf.GetSize() + 1;  // after the ':' the writer puts before a value
   w.RawValue(sha_placeholder().data(), sha_placeholder().size(), rapidjson::kStringType);
   put_opt_int(w, "record_index", row.position.record_index);
   put_opt_int(w, "sub_index", row.position.sub_index);
@@ -150,7 +151,7 @@ std::string row_id(const Row& row) {
   return sha256_hex(key).substr(0, 32);
 }
 
-std::string row_to_json_line(const Row& row) {
+std::string row_to_json_line(const Row& row, size_t* sha_offset) {
   rapidjson::StringBuffer buf;
   Writer w(buf);
   w.StartObject();
@@ -178,7 +179,7 @@ std::string row_to_json_line(const Row& row) {
     w.Key(key.c_str(), static_cast<rapidjson::SizeType>(key.size()));
     put_value(w, value);
   }
-  put_source(w, row);
+  put_source(w, buf, row, sha_offset);
   if (row.native) {
     w.Key("native");
     put_string(w, *row.native);
@@ -189,10 +190,15 @@ std::string row_to_json_line(const Row& row) {
   return line;
 }
 
+std::string sha256_json_value(const std::string& sha256_hex) {
+  std::string value = sha256_hex.empty() ? "null" : "\"" + sha256_hex + "\"";
+  value.resize(kShaPlaceholderLength, ' ');
+  return value;
+}
+
 void patch_sha256(std::string& lines, const std::string& sha256_hex) {
   const std::string& p = sha_placeholder();
-  // No digest when the file could not be read at all: null, never an empty or made-up value.
-  const std::string value = sha256_hex.empty() ? "null" : "\"" + sha256_hex + "\"";
+  const std::string value = sha256_json_value(sha256_hex);
   for (size_t pos = lines.find(p); pos != std::string::npos; pos = lines.find(p, pos + value.size()))
     lines.replace(pos, p.size(), value);
 }

@@ -93,9 +93,13 @@ class RowFanOut : public RowSink {
 std::string row_id(const Row& row);
 
 // Serialises a row as one JSONL line (with '\n'). The source sha256 is written as a placeholder of
-// kShaPlaceholderLength bytes that patch_sha256 replaces once the whole source has been hashed.
-std::string row_to_json_line(const Row& row);
+// kShaPlaceholderLength bytes, at *sha_offset in the line, which is replaced once the whole source has been hashed
+// (RowWriter, or patch_sha256 on a string).
+std::string row_to_json_line(const Row& row, size_t* sha_offset = nullptr);
 inline constexpr size_t kShaPlaceholderLength = 66;  // the quoted 64-char value
 void patch_sha256(std::string& lines, const std::string& sha256_hex);
+// What replaces the placeholder: the quoted digest, or null padded with spaces to the same width when the source
+// could not be read at all (never an empty or made-up value).
+std::string sha256_json_value(const std::string& sha256_hex);
 
 }  // namespace roo

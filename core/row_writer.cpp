@@ -1,65 +1,47 @@
 #include "core/row_writer.h"
 
-#include <cstdlib>
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cstring>
 
 namespace roo {
 
-RowWriter::RowWriter(std::FILE* out, std::string scratch_dir, size_t memory_limit)
-    : out_(out), scratch_dir_(std::move(scratch_dir)), memory_limit_(memory_limit) {}
-
-RowWriter::~RowWriter() {
-  if (spill_) std::fclose(spill_);
-}
-
 void RowWriter::emit(const Row& row) {
-  ++counts_[row.kind];
-  pending_ += row_to_json_line(row);
-  if (pending_.size() > memory_limit_) spill();
-}
-
-void RowWriter::spill() {
-  if (!spill_) {
-    // An unlinked scratch file inside the output dir: nothing is written beside the evidence, and nothing is left
-    // behind if the run is killed.
-    std::string templ = scratch_dir_ + "/.rows-spill-XXXXXX";
-    int fd = mkstemp(templ.data());
-    if (fd < 0) {
-      ok_ = false;
-      return;  // keep rows in memory rather than lose them
-    }
-    unlink(templ.c_str());
-    spill_ = fdopen(fd, "w+b");
-  }
-  if (std::fwrite(pending_.data(), 1, pending_.size(), spill_) != pending_.size()) ok_ = false;
-  pending_.clear();
-  spilled_ = true;
+  size_t sha_at = 0;
+  std::string line = row_to_json_line(row, &sha_at);
+  placeholders_.push_back(written_ + sha_at);
+  if (std::fwrite(line.data(), 1, line.size(), out_) != line.size()) ok_ = false;
+  written_ += line.size();
 }
 
 void RowWriter::end_source(const std::string& sha256_hex) {
-  if (spilled_) {
-    // Re-read the spill in chunks. A placeholder may straddle a chunk end, so the last kShaPlaceholderLength-1
-    // bytes of each chunk are carried into the next before patching.
-    std::fflush(spill_);
-    std::rewind(spill_);
-    std::string carry, chunk(1 << 20, '\0');
-    size_t n;
-    while ((n = std::fread(chunk.data(), 1, chunk.size(), spill_)) > 0) {
-      carry.append(chunk.data(), n);
-      patch_sha256(carry, sha256_hex);
-      size_t keep = std::min(carry.size(), kShaPlaceholderLength - 1);
-      std::fwrite(carry.data(), 1, carry.size() - keep, out_);
-      carry.erase(0, carry.size() - keep);
-    }
-    pending_.insert(0, carry);
-    if (std::fflush(spill_) != 0 || ftruncate(fileno(spill_), 0) != 0) ok_ = false;
-    std::rewind(spill_);
-    spilled_ = false;
+  if (std::fflush(out_) != 0) ok_ = false;
+  const std::string value = sha256_json_value(sha256_hex);
+  const int fd = fileno(out_);
+  for (uint64_t at : placeholders_)
+    if (pwrite(fd, value.data(), value.size(), static_cast<off_t>(at)) != static_cast<ssize_t>(value.size()))
+      ok_ = false;
+  placeholders_.clear();
+}
+
+void cut_unfinished_rows(const std::string& path) {
+  int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return;
+  // Keep everything up to the last newline before the first placeholder byte (or the last newline at all).
+  char buf[1 << 16];
+  off_t pos = 0, last_newline_end = 0;
+  for (ssize_t n; (n = pread(fd, buf, sizeof buf, pos)) > 0; pos += n) {
+    const char* mark = static_cast<const char*>(std::memchr(buf, '\x01', static_cast<size_t>(n)));
+    const ssize_t scan_to = mark ? mark - buf : n;
+    for (ssize_t i = 0; i < scan_to; ++i)
+      if (buf[i] == '\n') last_newline_end = pos + i + 1;
+    if (mark) break;
   }
-  patch_sha256(pending_, sha256_hex);
-  if (std::fwrite(pending_.data(), 1, pending_.size(), out_) != pending_.size()) ok_ = false;
-  pending_.clear();
-  if (flush_each_source_ && std::fflush(out_) != 0) ok_ = false;
+  if (ftruncate(fd, last_newline_end) != 0) {
+    // nothing more can be done; the parent reports the crash either way
+  }
+  close(fd);
 }
 
 }  // namespace roo

@@ -1,11 +1,12 @@
-// Writes rows as JSONL, source file by source file. A source's rows are produced while its bytes are still being
-// read, so its sha256 is not known yet: they are held (in memory, spilling to a scratch file past a limit) and
-// written with the digest patched in once the whole file has been hashed. One read of the evidence, not two.
+// Writes rows as JSONL. A source's rows are produced while its bytes are still being read, so its sha256 is not
+// known yet: each row is written at once with a fixed-width placeholder for the digest, and when the source ends
+// the digest is written over every placeholder of that source in place (pwrite). One read of the evidence, one
+// write of the rows, and memory that does not grow with the file.
 #pragma once
 
 #include <cstdio>
-#include <map>
 #include <string>
+#include <vector>
 
 #include "core/row.h"
 
@@ -13,31 +14,26 @@ namespace roo {
 
 class RowWriter : public RowSink {
  public:
-  // out: the JSONL stream. scratch_dir: where a large source's pending rows may spill (inside the output dir).
-  RowWriter(std::FILE* out, std::string scratch_dir, size_t memory_limit = 16u << 20);
-  ~RowWriter() override;
+  // out must be a regular file opened for writing (the digests are patched through its descriptor).
+  explicit RowWriter(std::FILE* out) : out_(out) {}
   RowWriter(const RowWriter&) = delete;
   RowWriter& operator=(const RowWriter&) = delete;
 
   void emit(const Row& row) override;
-  // Writes every row held since the previous call, with this source's sha256.
+  // Patches this source's sha256 into its rows and flushes, so a process that dies later keeps every finished
+  // source's rows complete. Rows of an unfinished source still hold the placeholder (a byte 0x01, which no
+  // serialised row contains otherwise): cut_unfinished_rows() drops them.
   void end_source(const std::string& sha256_hex) override;
-  // Flush the output after every source, so a process that dies later keeps every finished source's rows.
-  void set_flush_each_source(bool on) { flush_each_source_ = on; }
-  const std::map<std::string, int64_t>& counts() const { return counts_; }
   bool ok() const { return ok_; }
 
  private:
-  void spill();
   std::FILE* out_;
-  std::string scratch_dir_;
-  size_t memory_limit_;
-  std::string pending_;
-  std::FILE* spill_ = nullptr;
-  bool spilled_ = false;
+  uint64_t written_ = 0;
+  std::vector<uint64_t> placeholders_;  // file offsets of this source's digest placeholders
   bool ok_ = true;
-  bool flush_each_source_ = false;
-  std::map<std::string, int64_t> counts_;
 };
+
+// Truncates a rows file after the last row of the last finished source (see RowWriter::end_source).
+void cut_unfinished_rows(const std::string& path);
 
 }  // namespace roo

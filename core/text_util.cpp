@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 
 namespace roo {
@@ -74,7 +75,21 @@ size_t utf8_seq_len(std::string_view s, size_t i) {
 }  // namespace
 
 bool utf8_valid(std::string_view in) {
-  for (size_t i = 0; i < in.size();) {
+  const size_t size = in.size();
+  size_t i = 0;
+  while (i < size) {
+    // Most of what Roo writes is ASCII: test eight bytes at a time for a high bit before decoding.
+    while (i + 8 <= size) {
+      uint64_t word;
+      std::memcpy(&word, in.data() + i, 8);
+      if (word & 0x8080808080808080ull) break;
+      i += 8;
+    }
+    if (i >= size) break;
+    if (static_cast<unsigned char>(in[i]) < 0x80) {
+      ++i;
+      continue;
+    }
     size_t n = utf8_seq_len(in, i);
     if (n == 0) return false;
     i += n;

@@ -47,8 +47,7 @@ ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const C
       r.text = text;
       if (text) {
         rapidjson::Document info;
-        info.Parse<kRecordParseFlags>(text->data(), text->size());
-        if (info.HasParseError() || !info.IsObject()) {
+        if (!parse_json(text->data(), text->size(), info, nullptr) || !info.IsObject()) {
           ctx.error("parser: unparseable record " + std::to_string(rec.index + 1) +
                         " (api_req_started text is not a JSON object): " + text->substr(0, kRawEchoLimit),
                     &rec);

@@ -76,6 +76,26 @@ TEST(JsonArrayReader, EmptyAndNonArrayInputsAreNamed) {
   EXPECT_EQ(frame("[]").last, JsonArrayReader::Status::end);
 }
 
+// Numbers come out exactly as JSON.stringify wrote them: a cost summed in JS, the largest integers, and a number
+// that is no double is a parse error, not a guess.
+TEST(ParseJson, NumbersAreExact) {
+  rapidjson::Document d;
+  std::string why;
+  const std::string text = R"({"c":0.09809999999999999,"big":18446744073709551615,"neg":-9007199254740993,"e":5e-7})";
+  ASSERT_TRUE(parse_json(text.data(), text.size(), d, &why)) << why;
+  EXPECT_EQ(d["c"].GetDouble(), 0.09809999999999999);
+  EXPECT_NE(d["c"].GetDouble(), 0.0981);
+  EXPECT_EQ(d["big"].GetUint64(), 18446744073709551615ull);
+  EXPECT_EQ(d["neg"].GetInt64(), -9007199254740993ll);
+  EXPECT_EQ(d["e"].GetDouble(), 5e-7);
+  EXPECT_EQ(to_json_text(d["c"]), "0.09809999999999999");
+  const std::string huge = R"({"x":1e999})";
+  EXPECT_FALSE(parse_json(huge.data(), huge.size(), d, &why));
+  EXPECT_NE(why.find("at byte"), std::string::npos) << why;  // RapidJSON's "Number too big…" or ours
+  const std::string trailing = R"({"x":1} junk)";
+  EXPECT_FALSE(parse_json(trailing.data(), trailing.size(), d, &why));
+}
+
 TEST(JsonArrayReader, HostileNestingIsRefusedNotRecursed) {
   std::string deep = "[" + std::string(100000, '[') + std::string(100000, ']') + ",{\"ok\":1}]";
   Framed f = frame(deep, 4096);

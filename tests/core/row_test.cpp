@@ -4,6 +4,10 @@
 #include <rapidjson/document.h>
 
 #include "core/row_writer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <unistd.h>
 #include "core/text_util.h"
 
 namespace roo {
@@ -70,34 +74,69 @@ TEST(Row, RowIdIsStableAndDependsOnPositionAndKind) {
   EXPECT_NE(row_id(a), row_id(b));
 }
 
-TEST(RowWriter, SpilledRowsArePatchedAcrossChunkEdges) {
+TEST(RowWriter, EverySourceGetsItsOwnDigestPatchedInPlace) {
   VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
   SourceRef src;
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
-  char* buf = nullptr;
-  size_t len = 0;
-  std::FILE* out = open_memstream(&buf, &len);
-  {
-    RowWriter w(out, "/tmp", 1000);  // tiny limit: forces several spills
-    for (int i = 0; i < 5000; ++i) {
+  std::FILE* out = std::tmpfile();
+  RowWriter w(out);
+  for (int source = 0; source < 3; ++source) {
+    for (int i = 0; i < 1000; ++i) {
       Row r = sample(vol, src, id);
       r.text = std::string(static_cast<size_t>(i % 97), 'x');
       r.position.record_index = i;
-      w.emit(std::move(r));
+      w.emit(r);
     }
-    w.end_source(std::string(64, 'b'));
-    EXPECT_TRUE(w.ok());
+    w.end_source(source == 2 ? "" : std::string(64, static_cast<char>('a' + source)));
   }
+  EXPECT_TRUE(w.ok());
+  std::fflush(out);
+  std::rewind(out);
+  std::string all;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, out)) > 0;) all.append(buf, n);
   std::fclose(out);
-  std::string all(buf, len);
-  free(buf);
-  size_t lines = 0, pos = 0;
-  while ((pos = all.find('\n', pos)) != std::string::npos) ++lines, ++pos;
-  EXPECT_EQ(lines, 5000u);
   EXPECT_EQ(all.find('\x01'), std::string::npos);
-  size_t shas = 0;
-  for (pos = 0; (pos = all.find("\"sha256\":\"" + std::string(64, 'b') + "\"", pos)) != std::string::npos; ++pos) ++shas;
-  EXPECT_EQ(shas, 5000u);
+  size_t line_no = 0, start = 0;
+  for (size_t end; (end = all.find('\n', start)) != std::string::npos; start = end + 1, ++line_no) {
+    rapidjson::Document d;
+    d.Parse(all.data() + start, end - start);
+    ASSERT_FALSE(d.HasParseError()) << line_no;
+    const rapidjson::Value& sha = d["source"]["sha256"];
+    if (line_no < 1000)
+      EXPECT_EQ(std::string(sha.GetString()), std::string(64, 'a'));
+    else if (line_no < 2000)
+      EXPECT_EQ(std::string(sha.GetString()), std::string(64, 'b'));
+    else
+      EXPECT_TRUE(sha.IsNull());  // unreadable source: null, never empty
+  }
+  EXPECT_EQ(line_no, 3000u);
+}
+
+TEST(RowWriter, CutUnfinishedRowsKeepsOnlyFinishedSources) {
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  SourceRef src;
+  TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
+  char path[] = "/tmp/roo-rows-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  std::FILE* out = fdopen(fd, "w+b");
+  RowWriter w(out);
+  w.emit(sample(vol, src, id));
+  w.end_source(std::string(64, 'a'));  // finished
+  w.emit(sample(vol, src, id));
+  w.emit(sample(vol, src, id));
+  std::fflush(out);  // a worker dies here: two rows with placeholders on disk
+  std::fclose(out);
+  cut_unfinished_rows(path);
+  std::FILE* in = std::fopen(path, "rb");
+  std::string all;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, in)) > 0;) all.append(buf, n);
+  std::fclose(in);
+  std::remove(path);
+  EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 1);
+  EXPECT_EQ(all.find('\x01'), std::string::npos);
 }
 
 TEST(TextUtil, Uuidv7TimeAndEpochIds) {

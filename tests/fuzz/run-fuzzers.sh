@@ -7,7 +7,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${2:-$repo/build-fuzz}
 cmake -S "$repo" -B "$build" -DROO_FUZZ=ON -DROO_CORE_ONLY=ON -DROO_TESTS=OFF \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" >/dev/null
+  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fsanitize-ignorelist=$repo/tests/fuzz/ubsan-ignore.txt" >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 corpus_root=$(mktemp -d)
 trap 'rm -rf "$corpus_root"' EXIT

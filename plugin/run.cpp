@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -102,6 +103,9 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     write_file(paths.report, part_report_json(part));
     return;
   }
+  // Large stdio buffers: rows are hundreds of MB for big tasks, and every write() is a syscall (costly in a VM).
+  std::setvbuf(rows, nullptr, _IOFBF, 1 << 20);
+  std::setvbuf(body, nullptr, _IOFBF, 1 << 20);
   std::unique_ptr<tsk::Image> image;
   std::unique_ptr<FileSystemView> view;
   if (job.partition) {
@@ -122,8 +126,7 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   }
   if (view) {
     part.fs_type = view->volume().fs_type;
-    RowWriter jsonl(rows, paths.rows.parent_path().string());
-    jsonl.set_flush_each_source(true);  // rows of finished sources survive a crash later in this file system
+    RowWriter jsonl(rows);  // flushes after every source: finished sources' rows survive a later crash
     BodyFileWriter body_file(body);
     CrashAfterFirstSource crash;
     std::vector<RowSink*> sinks = {&jsonl, &body_file, &part.counts};
@@ -147,31 +150,30 @@ std::string describe_wait_status(int status) {
   return "worker ended abnormally";
 }
 
-// Drops a partial last line (a worker that died mid-write).
-void trim_to_last_newline(const fs::path& p) {
-  std::error_code ec;
-  auto size = fs::file_size(p, ec);
-  if (ec || size == 0) return;
-  std::string data = read_file(p);
-  auto last = data.rfind('\n');
-  fs::resize_file(p, last == std::string::npos ? 0 : last + 1, ec);
-}
-
-// A crashed worker wrote no counts: count what it finished from its files. The body file is flushed with the
-// rows of each source only at exit, so it is rebuilt from the surviving rows' times instead of trusted.
+// A crashed worker wrote no counts: count the rows of the sources it finished, and keep the body lines that belong to
+// them (one per timed row, in the same order) — the body file may hold lines of the unfinished source too.
 void count_surviving_rows(PartReport& part) {
-  trim_to_last_newline(part.rows_path);
+  cut_unfinished_rows(part.rows_path.string());
   std::ifstream in(part.rows_path, std::ios::binary);
   std::string line;
+  int64_t timed = 0;
   while (std::getline(in, line)) {
     ++part.counts.rows;
     rapidjson::Document d;
     d.Parse(line.data(), line.size());
-    if (d.IsObject() && d.HasMember("kind") && d["kind"].IsString()) ++part.counts.by_kind[d["kind"].GetString()];
+    if (!d.IsObject()) continue;
+    if (d.HasMember("kind") && d["kind"].IsString()) ++part.counts.by_kind[d["kind"].GetString()];
+    if (d.HasMember("time_utc") && d["time_utc"].IsString()) ++timed;
   }
-  std::error_code ec;
-  fs::remove(part.body_path, ec);  // not trusted: see above
-  part.body_path.clear();
+  std::string body = read_file(part.body_path);
+  size_t start = 0;
+  for (int64_t i = 0; i < timed; ++i) {
+    size_t end = body.find('\n', start);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  write_file(part.body_path, body.substr(0, start));
+  part.counts.body_lines = timed;
   part.reason += "; " + std::to_string(part.counts.rows) + " row(s) of finished source files kept";
 }
 
@@ -212,10 +214,27 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
   return part;
 }
 
-void append_file(std::ofstream& out, const fs::path& p) {
-  std::error_code ec;
-  if (p.empty() || fs::file_size(p, ec) == 0 || ec) return;  // inserting an empty streambuf would set failbit
-  out << std::ifstream(p, std::ios::binary).rdbuf();
+// Appends a part file to an output file inside the kernel (copy_file_range), falling back to read/write.
+bool append_file(int out_fd, const fs::path& p) {
+  if (p.empty()) return true;
+  int in_fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in_fd < 0) return false;
+  bool ok = true;
+  for (;;) {
+    ssize_t n = copy_file_range(in_fd, nullptr, out_fd, nullptr, 1 << 30, 0);
+    if (n > 0) continue;
+    if (n == 0) break;
+    if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
+      ok = false;
+      break;
+    }
+    char buf[1 << 16];  // the kernel cannot copy between these files: do it here
+    for (ssize_t r; (r = read(in_fd, buf, sizeof buf)) > 0;)
+      if (write(out_fd, buf, static_cast<size_t>(r)) != r) ok = false;
+    break;
+  }
+  close(in_fd);
+  return ok;
 }
 
 bool dir_is_empty(const fs::path& p) {
@@ -315,15 +334,16 @@ int run(const RunOptions& opts) {
   // rows.jsonl and roo.body = the parts' files in volume order.
   const fs::path rows_tmp = work / "rows.jsonl", body_tmp = work / "roo.body", report_tmp = work / "report.json";
   {
-    std::ofstream rows(rows_tmp, std::ios::binary), body(body_tmp, std::ios::binary);
+    const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+    int rows = open(rows_tmp.c_str(), flags, 0644), body = open(body_tmp.c_str(), flags, 0644);
+    bool ok = rows >= 0 && body >= 0;
     for (auto& [p, part] : report.partitions) {
-      append_file(rows, part.rows_path);
-      append_file(body, part.body_path);
+      ok = ok && append_file(rows, part.rows_path) && append_file(body, part.body_path);
       report.totals.merge(part.counts);
     }
-    rows.flush();
-    body.flush();
-    if (!rows || !body) return fail(kExitInternal, "writing rows failed (disk full?)");
+    if (rows >= 0 && close(rows) != 0) ok = false;
+    if (body >= 0 && close(body) != 0) ok = false;
+    if (!ok) return fail(kExitInternal, "writing rows failed (disk full?)");
   }
   if (!write_file(report_tmp, run_report_json(report))) return fail(kExitInternal, "cannot write report.json");
 

@@ -176,7 +176,9 @@ class E2E(unittest.TestCase):
         self.assertIn("worker killed by signal 6", crashed["reason"])
         self.assertEqual(report["rows"]["total"], len(rows))
         with open(os.path.join(out, "roo.body"), encoding="utf-8") as f:
-            self.assertEqual(len(f.read().splitlines()), len([r for r in linux if r["time_utc"]]))
+            body = f.read().splitlines()
+        self.assertEqual(len(body), len([r for r in rows if r["time_utc"]]))  # one line per kept timed row
+        self.assertIn("roo-code identity_conflict", body[-1])
 
     # design.md §2: the row contract is a JSON Schema in the repo; every row of every fixture run must satisfy it.
     def test_row_schema(self):

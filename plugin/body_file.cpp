@@ -68,4 +68,8 @@ void BodyFileWriter::emit(const Row& row) {
   }
 }
 
+void BodyFileWriter::end_source(const std::string&) {
+  if (std::fflush(out_) != 0) ok_ = false;
+}
+
 }  // namespace roo

@@ -23,6 +23,8 @@ class BodyFileWriter : public RowSink {
  public:
   explicit BodyFileWriter(std::FILE* out) : out_(out) {}
   void emit(const Row& row) override;
+  // Flushes, so a worker that dies later keeps the lines of every finished source (see RowWriter::end_source).
+  void end_source(const std::string& sha256_hex) override;
   int64_t lines() const { return lines_; }
   bool ok() const { return ok_; }
 

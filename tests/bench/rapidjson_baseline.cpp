@@ -4,8 +4,8 @@
 //
 // For each file (given directly, or one path per line in a list file named with a leading '@'): read it whole
 // into memory, then rapidjson::Document::Parse it twice — once with the default flags, once with
-// kParseFullPrecisionFlag|kParseIterativeFlag (the flags roo-ingest parses its records with,
-// core/json_records.h kRecordParseFlags). Reading and each parse are timed apart; destroying the DOM is not
+// kParseFullPrecisionFlag|kParseIterativeFlag (a second reference: roo-ingest parses iteratively and converts numbers itself,
+// core/json_records.h parse_json). Reading and each parse are timed apart; destroying the DOM is not
 // timed. Prints one line of key=value pairs:
 //
 //   files=N bytes=B read_s=… parse_default_s=… parse_fullprec_iter_s=… errors=E

@@ -126,7 +126,11 @@ class OpenSource {
     if (stream_) {
       record_.sha256 = stream_->finish();
       record_.bytes = stream_->bytes_read();
-      if (!stream_->read_error().empty()) report_.errors.push_back(record_.path + ": " + stream_->read_error());
+      if (!stream_->read_error().empty()) {
+        // The digest of the bytes before a read error is not the file's: null, and the error is reported.
+        record_.sha256.clear();
+        report_.errors.push_back(record_.path + ": " + stream_->read_error());
+      }
     }
     out_.end_source(record_.sha256);
     report_.files.push_back(std::move(record_));
@@ -139,10 +143,15 @@ class OpenSource {
   FileParseRecord record_;
 };
 
-void apply_history(TaskIdentity& id, const HistoryItem& h) {
-  id.parent_session_id = h.parent_task_id;
-  id.root_session_id = h.root_task_id;
-  id.project_path = h.workspace;
+// The task's identity fields from its HistoryItem, each falling back to the index entry's when the item lacks it.
+void apply_history(TaskIdentity& id, const HistoryItem* h, const HistoryItem* indexed) {
+  auto pick = [&](std::optional<std::string> HistoryItem::*field) {
+    if (h && h->*field) return h->*field;
+    return indexed ? indexed->*field : std::nullopt;
+  };
+  id.parent_session_id = pick(&HistoryItem::parent_task_id);
+  id.root_session_id = pick(&HistoryItem::root_task_id);
+  id.project_path = pick(&HistoryItem::workspace);
 }
 
 }  // namespace
@@ -191,13 +200,15 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
     auto found = index_by_id.find(td.dir.name);
     const IndexEntry* indexed = found == index_by_id.end() ? nullptr : found->second;
 
+    bool task_row_done = false;
     if (auto it = td.files.find(TaskFileKind::history_item); it != td.files.end()) {
       OpenSource src(fs, it->second, &id, out, report, native, "history_item");
       std::optional<HistoryItem> item;
       std::string text;
       if (HashingStream* in = src.stream()) item = parse_history_item_file(*in, src.ctx, &text);
       if (item) {
-        apply_history(id, *item);
+        task_row_done = true;
+        apply_history(id, &*item, indexed ? &indexed->item : nullptr);
         emit_task_row(*item, src.ctx, "history_item", true, nullptr, &text);
         if (item->id && *item->id != td.dir.name) {
           // Both ids are kept; the directory name stays the session id (seed 002).
@@ -212,8 +223,9 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
           out.emit(std::move(r));
         }
       }
-    } else if (indexed) {
-      apply_history(id, indexed->item);
+    }
+    if (!task_row_done && indexed) {  // no history_item.json, or one that could not be read
+      apply_history(id, nullptr, &indexed->item);
       emit_from_index(*indexed, id, true);
     }
 
@@ -244,7 +256,7 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
     if (e.item.id && task_dirs.count(*e.item.id)) continue;
     TaskIdentity id = root_identity;
     id.session_id = e.item.id;
-    apply_history(id, e.item);
+    apply_history(id, nullptr, &e.item);
     emit_from_index(e, id, false);
   }
 }

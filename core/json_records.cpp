@@ -56,9 +56,18 @@ void skip_ws(HashingStream& in) {
 }
 
 // Forwards SAX events to a Document, turning RapidJSON's raw number text into exact values.
+// Also refuses nesting deeper than kMaxJsonDepth: the DOM walks that follow (serialising a tool input, say) recurse.
 struct ExactNumbers {
   rapidjson::Document& doc;
   bool out_of_range = false;
+  bool too_deep = false;
+  int depth = 0;
+
+  bool enter() {
+    if (++depth <= kMaxJsonDepth) return true;
+    too_deep = true;
+    return false;
+  }
 
   bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
     const char* end = s + n;
@@ -84,12 +93,60 @@ struct ExactNumbers {
   bool Uint64(uint64_t u) { return doc.Uint64(u); }
   bool Double(double d) { return doc.Double(d); }
   bool String(const char* s, rapidjson::SizeType n, bool copy) { return doc.String(s, n, copy); }
-  bool StartObject() { return doc.StartObject(); }
+  bool StartObject() { return enter() && doc.StartObject(); }
   bool Key(const char* s, rapidjson::SizeType n, bool copy) { return doc.Key(s, n, copy); }
-  bool EndObject(rapidjson::SizeType n) { return doc.EndObject(n); }
-  bool StartArray() { return doc.StartArray(); }
-  bool EndArray(rapidjson::SizeType n) { return doc.EndArray(n); }
+  bool EndObject(rapidjson::SizeType n) { return --depth, doc.EndObject(n); }
+  bool StartArray() { return enter() && doc.StartArray(); }
+  bool EndArray(rapidjson::SizeType n) { return --depth, doc.EndArray(n); }
 };
+
+int hex_value(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+// The code unit of a "\uXXXX" escape at text[i] (text[i] == '\\'), or -1.
+int escape_unit(std::string_view text, size_t i) {
+  if (i + 6 > text.size() || text[i + 1] != 'u') return -1;
+  int v = 0;
+  for (size_t k = i + 2; k < i + 6; ++k) {
+    int h = hex_value(text[k]);
+    if (h < 0) return -1;
+    v = v * 16 + h;
+  }
+  return v;
+}
+
+// JSON.stringify writes a lone UTF-16 surrogate as an escape (a model stream cut inside an emoji leaves one); it is
+// valid JSON but RapidJSON refuses it. Each lone surrogate escape becomes \ufffd so the record is kept.
+std::string replace_lone_surrogates(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 >= text.size()) {
+      out += text[i];
+      continue;
+    }
+    int unit = escape_unit(text, i);
+    if (unit >= 0xD800 && unit <= 0xDBFF) {
+      int next = i + 6 < text.size() && text[i + 6] == '\\' ? escape_unit(text, i + 6) : -1;
+      if (next >= 0xDC00 && next <= 0xDFFF) {  // a proper pair: keep both
+        out.append(text.substr(i, 12));
+        i += 11;
+      } else {
+        out += "\\ufffd";
+        i += 5;
+      }
+    } else if (unit >= 0xDC00 && unit <= 0xDFFF) {
+      out += "\\ufffd";
+      i += 5;
+    } else {  // any other escape: copy its two characters so "\\\\u…" is not read as an escape
+      out += text[i];
+      out += text[i + 1];
+      ++i;
+    }
+  }
+  return out;
+}
 
 // Parses one record text; a fresh allocator per record keeps memory at one record.
 void parse_record(JsonRecord& rec) {
@@ -138,7 +195,7 @@ bool JsonArrayReader::scan_value(std::string& text) {
         } else if (ch == '"') {
           in_string = true;
         } else if (ch == '{' || ch == '[') {
-          if (++depth > max_depth_) too_deep_ = true;
+          ++depth;
         } else if (ch == '}' || ch == ']') {
           if (--depth == 0) {
             done = true;
@@ -146,13 +203,13 @@ bool JsonArrayReader::scan_value(std::string& text) {
           }
         }
       }
-      if (done) {
-        text.append(w, i + 1);
-        in_.advance(i + 1);
-        return true;
-      }
-      text.append(w, n);
-      in_.advance(n);
+      const size_t take = done ? i + 1 : n;
+      if (text.size() + take <= kMaxRecordBytes)
+        text.append(w, take);
+      else
+        over_limit_ = true;
+      in_.advance(take);
+      if (done) return true;
     }
   }
   // A scalar (or stray byte): up to the next separator, at least one byte.
@@ -183,6 +240,17 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
   for (;;) {
     skip_ws(in_);
     int c = in_.peek();
+    if (ended_) {
+      if (c < 0) return Status::end;
+      // Bytes after the closing bracket: say so once, then read on as if the array went on, so a record after a
+      // stray ']' is not lost.
+      ended_ = false;
+      out.offset = in_.offset();
+      out.text.clear();
+      out.length = 0;
+      if (c == ',') in_.take();
+      return Status::trailing;
+    }
     if (c < 0) {
       out.offset = in_.offset();  // the data ended between records: nothing of the next one was written
       out.text.clear();
@@ -191,7 +259,10 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
     }
     if (c == ']') {
       in_.take();
-      return Status::end;
+      skip_ws(in_);
+      if (in_.peek() < 0) return Status::end;
+      ended_ = true;
+      continue;
     }
     if (c == ',') {
       in_.take();
@@ -202,38 +273,56 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
   out.index = next_index_;
   out.offset = in_.offset();
   out.text.clear();
-  too_deep_ = false;
+  over_limit_ = false;
   if (!scan_value(out.text)) {
-    out.length = out.text.size();  // the cut record's bytes, kept as evidence
+    out.length = in_.offset() - out.offset;  // the cut record's bytes, kept as evidence
     return Status::cut_off;
   }
-  out.length = out.text.size();
+  out.length = in_.offset() - out.offset;
   ++next_index_;
-  if (too_deep_)  // the writers and the DOM walk recurse, so a hostile depth is refused before parsing
-    out.parse_error = "nesting deeper than " + std::to_string(max_depth_) + " levels";
+  if (over_limit_)
+    out.parse_error = "record of " + std::to_string(out.length) + " bytes is larger than the " +
+                      std::to_string(kMaxRecordBytes) + "-byte limit";
   else
     parse_record(out);
   if (out.parse_error.empty()) ++good_;
   return Status::record;
 }
 
-bool parse_json(const char* text, size_t length, rapidjson::Document& doc, std::string* error) {
+namespace {
+rapidjson::ParseResult parse_once(const char* text, size_t length, rapidjson::Document& doc, bool first_value_only,
+                                  std::string* why) {
   rapidjson::ParseResult result;
-  bool out_of_range = false;
   auto generate = [&](rapidjson::Document& target) {
     ExactNumbers handler{target};
     rapidjson::MemoryStream ms(text, length);
     rapidjson::Reader reader;
-    // Without kParseStopWhenDoneFlag: anything but whitespace after the value is an error, as in a whole parse.
-    result = reader.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag>(ms, handler);
-    out_of_range = handler.out_of_range;
+    constexpr unsigned base = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
+    // Without kParseStopWhenDoneFlag anything but whitespace after the value is an error, as in a whole parse.
+    result = first_value_only ? reader.Parse<base | rapidjson::kParseStopWhenDoneFlag>(ms, handler)
+                              : reader.Parse<base>(ms, handler);
+    if (handler.too_deep) *why = "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+    if (handler.out_of_range) *why = "number out of range";
     return !result.IsError();
   };
   doc.Populate(generate);
+  return result;
+}
+}  // namespace
+
+bool parse_json(const char* text, size_t length, rapidjson::Document& doc, std::string* error,
+                bool first_value_only) {
+  std::string why;
+  rapidjson::ParseResult result = parse_once(text, length, doc, first_value_only, &why);
+  if (result.Code() == rapidjson::kParseErrorStringUnicodeSurrogateInvalid) {
+    const std::string repaired = replace_lone_surrogates(std::string_view(text, length));
+    why.clear();
+    result = parse_once(repaired.data(), repaired.size(), doc, first_value_only, &why);
+  }
   if (result.IsError()) {
     if (error)
-      *error = (out_of_range ? std::string("number out of range") : rapidjson::GetParseError_En(result.Code())) +
-               std::string(" at byte ") + std::to_string(result.Offset());
+      *error = (why.empty() ? std::string(rapidjson::GetParseError_En(result.Code())) : why) + " at byte " +
+               std::to_string(result.Offset());
     doc.SetNull();
     return false;
   }

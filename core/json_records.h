@@ -23,7 +23,12 @@ namespace roo {
 // converted exactly by std::from_chars: a cost such as 0.09809999999999999 comes out as Roo wrote it. RapidJSON's
 // default conversion can be off in the last place, and its full-precision mode reads past a table and overflows on
 // hostile exponents (found by tests/fuzz), so RapidJSON hands numbers over as text. Returns false with *error set.
-bool parse_json(const char* text, size_t length, rapidjson::Document& doc, std::string* error);
+// Nesting deeper than kMaxJsonDepth is refused (a parse error), since the DOM walks that follow recurse. Lone UTF-16
+// surrogate escapes, valid JSON that RapidJSON refuses, are read as U+FFFD. first_value_only ignores what follows
+// the first value (a JSON status that opens a tool result, say).
+inline constexpr int kMaxJsonDepth = 256;
+bool parse_json(const char* text, size_t length, rapidjson::Document& doc, std::string* error,
+                bool first_value_only = false);
 
 // Sequential reader over a ByteSource that hashes every byte it reads. finish() reads to the end so the
 // sha256 always covers the whole file even when parsing stopped early.
@@ -83,6 +88,7 @@ class JsonArrayReader {
     not_an_array,  // the document does not start with '['
     empty,         // the file has no bytes (or only whitespace)
     cut_off,       // the data ended inside the array; the record has the cut record's offset and bytes
+    trailing,      // bytes follow the array's end (offset in the record); framing goes on after them
   };
   explicit JsonArrayReader(HashingStream& in) : in_(in) {}
   Status next(JsonRecord& out);
@@ -93,11 +99,15 @@ class JsonArrayReader {
   bool scan_value(std::string& text);  // false when the data ended inside the value
   HashingStream& in_;
   bool started_ = false;
+  bool ended_ = false;
+  bool over_limit_ = false;  // the record being scanned is larger than kMaxRecordBytes
   int64_t next_index_ = 0;
   int64_t good_ = 0;
-  int max_depth_ = 256;
-  bool too_deep_ = false;
 };
+
+// A record larger than this is not kept in memory: it is framed and hashed to its end and reported as a
+// parser_error, so one hostile record cannot exhaust memory.
+inline constexpr size_t kMaxRecordBytes = 256u << 20;
 
 // Reads a whole small JSON document (history_item.json, _index.json, …). Returns false with *why set when the
 // bytes do not parse. Reads at most max_bytes.

@@ -79,8 +79,12 @@ void put_value(Writer& w, const FieldValue& v) {
           w.Double(x);
         else if constexpr (std::is_same_v<T, std::string>)
           put_string(w, x);
-        else
+        else if (utf8_valid(x.text))
           w.RawValue(x.text.data(), x.text.size(), rapidjson::kObjectType);
+        else {  // a raw invalid byte inside a string of the input: every output stays valid UTF-8
+          std::string clean = utf8_sanitize(x.text);
+          w.RawValue(clean.data(), clean.size(), rapidjson::kObjectType);
+        }
       },
       v);
 }

@@ -39,10 +39,17 @@ std::string body_escape(const std::string& s) {
   return out;
 }
 
-std::optional<std::string> body_line_for_row(const Row& row) {
+std::optional<int64_t> body_time(const Row& row) {
   if (!row.time_ms) return std::nullopt;
   const int64_t secs = *row.time_ms / 1000 - (*row.time_ms % 1000 < 0 ? 1 : 0);
   if (secs <= 0) return std::nullopt;
+  return secs;
+}
+
+std::optional<std::string> body_line_for_row(const Row& row) {
+  const auto time = body_time(row);
+  if (!time) return std::nullopt;
+  const int64_t secs = *time;
 
   std::string summary = row.text ? *row.text : "";
   if (summary.empty())

@@ -13,6 +13,8 @@ namespace roo {
 // never invented. The event time goes in all four time columns, so mactime shows one "macb" line per row (a zero
 // column would print as its own 0000-00-00 line); the name says "roo-code <kind> [<task>]: <text> (<source path>)".
 std::optional<std::string> body_line_for_row(const Row& row);
+// The body-file time of a row (epoch seconds), when it gets a line at all: mactime needs a time after the epoch.
+std::optional<int64_t> body_time(const Row& row);
 
 // Escapes what mactime's read_body would misread: '|' splits fields, '%' starts an escape, control bytes break
 // lines.

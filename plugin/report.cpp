@@ -9,6 +9,7 @@
 
 #include "core/row.h"
 #include "core/text_util.h"
+#include "plugin/body_file.h"
 
 namespace roo {
 
@@ -68,7 +69,7 @@ std::string scan_json(const ScanReport& s) {
     w.StartObject();
     put(w, "path", f.path);
     put(w, "kind", f.kind);
-    put(w, "sha256", f.sha256);
+    put_opt(w, "sha256", f.sha256.empty() ? std::nullopt : std::optional<std::string>(f.sha256));
     put(w, "bytes", static_cast<int64_t>(f.bytes));
     put(w, "records", f.records);
     put(w, "good_records", f.good_records);
@@ -161,7 +162,7 @@ PartReport parse_part_report(const std::string& json) {
 void RowCounts::emit(const Row& row) {
   ++rows;
   ++by_kind[row.kind];
-  if (row.time_ms) ++body_lines;  // the body file has a line for every timed row (plugin/body_file.h)
+  if (body_time(row)) ++body_lines;  // the same test the body file uses
   if (!row.identity || !row.identity->session_id) return;
   Task& t = tasks[*row.identity->session_id];
   ++t.rows;

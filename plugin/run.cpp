@@ -163,7 +163,10 @@ void count_surviving_rows(PartReport& part) {
     d.Parse(line.data(), line.size());
     if (!d.IsObject()) continue;
     if (d.HasMember("kind") && d["kind"].IsString()) ++part.counts.by_kind[d["kind"].GetString()];
-    if (d.HasMember("time_utc") && d["time_utc"].IsString()) ++timed;
+    // A body line exists for every row whose time is after the epoch (body_time); ISO strings compare in order.
+    if (d.HasMember("time_utc") && d["time_utc"].IsString() &&
+        std::string(d["time_utc"].GetString()) >= "1970-01-01T00:00:01")
+      ++timed;
   }
   std::string body = read_file(part.body_path);
   size_t start = 0;
@@ -261,8 +264,7 @@ int run(const RunOptions& opts) {
     return fail(kExitUsage, "OUTDIR " + out.string() + " is inside the evidence folder " + opts.folder +
                                 "; choose an output directory outside the evidence");
   for (const std::string& img : opts.image_paths) {
-    fs::path image_dir = fs::path(img).parent_path();
-    if (image_dir.empty()) image_dir = ".";
+    fs::path image_dir = fs::weakly_canonical(fs::path(img), ec).parent_path();  // through links, too
     if (fs::weakly_canonical(out, ec) == fs::weakly_canonical(image_dir, ec))
       return fail(kExitUsage, "OUTDIR " + out.string() + " is the directory holding the image " + img +
                                   "; write outputs elsewhere so nothing is written beside the evidence");

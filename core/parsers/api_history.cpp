@@ -58,18 +58,19 @@ void remember_embedded(std::string_view text, ConversationTexts& texts) {
   std::string_view t = trim(text);
   if (starts_with(t, "{\"status\"")) {
     rapidjson::Document status;
-    status.Parse<rapidjson::kParseStopWhenDoneFlag>(t.data(), t.size());
-    if (!status.HasParseError())
+    if (parse_json(t.data(), t.size(), status, nullptr, /*first_value_only=*/true))
       if (auto feedback = get_string(status, "feedback")) texts.add(*feedback);
   }
   for (auto [open, close] : {std::pair<std::string_view, std::string_view>{"<feedback>", "</feedback>"},
                              {"<answer>", "</answer>"},
                              {"<thinking>", "</thinking>"},
                              {"<result>", "</result>"}}) {
-    for (size_t at = t.find(open); at != std::string_view::npos; at = t.find(open, at + 1)) {
-      size_t end = t.find(close, at);
+    // Each block is taken once and the search goes on after its close: linear in the text.
+    for (size_t at = t.find(open); at != std::string_view::npos; at = t.find(open, at)) {
+      size_t end = t.find(close, at + open.size());
       if (end == std::string_view::npos) break;
       texts.add(t.substr(at + open.size(), end - at - open.size()));
+      at = end + close.size();
     }
   }
 }

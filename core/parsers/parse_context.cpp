@@ -56,6 +56,16 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
       }
       continue;
     }
+    if (st == JsonArrayReader::Status::trailing) {
+      ++stats.errors;
+      Row r = ctx.row("parser_error", &rec);
+      r.role = "system";
+      r.text = "parser: " + ctx.file_name + " has data after the end of its array at byte " +
+               std::to_string(rec.offset) + "; reading on";
+      r.position.record_index.reset();  // between records: no array position
+      ctx.sink->emit(std::move(r));
+      continue;
+    }
     std::string suffix = in.read_error().empty() ? "" : " (read error: " + in.read_error() + ")";
     switch (st) {
       case JsonArrayReader::Status::end:
@@ -78,6 +88,7 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
         break;
       }
       case JsonArrayReader::Status::record:
+      case JsonArrayReader::Status::trailing:
         break;
     }
     return stats;

@@ -27,7 +27,7 @@ bool is_conversation_say(const std::string& say) {
 
 ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const ConversationTexts* api_texts) {
   bool seen_first_text = false;
-  int64_t folded = 0;
+  int64_t folded = 0, errors = 0;
   ParseStats stats = for_each_object_record(in, ctx, [&](const JsonRecord& rec) {
     const rapidjson::Value& m = rec.doc;
     auto type = get_string(m, "type");
@@ -48,6 +48,7 @@ ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const C
       if (text) {
         rapidjson::Document info;
         if (!parse_json(text->data(), text->size(), info, nullptr) || !info.IsObject()) {
+          ++errors;
           ctx.error("parser: unparseable record " + std::to_string(rec.index + 1) +
                         " (api_req_started text is not a JSON object): " + text->substr(0, kRawEchoLimit),
                     &rec);
@@ -86,6 +87,7 @@ ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const C
     ctx.sink->emit(std::move(r));
   });
   stats.folded = folded;
+  stats.errors += errors;
   return stats;
 }
 

@@ -23,6 +23,7 @@ Framed frame(const std::string& bytes, size_t chunk = 7) {
   for (;;) {
     JsonRecord rec;
     f.last = reader.next(rec);
+    if (f.last == JsonArrayReader::Status::trailing) continue;
     if (f.last != JsonArrayReader::Status::record) break;
     f.records.push_back(std::move(rec));
   }
@@ -94,6 +95,24 @@ TEST(ParseJson, NumbersAreExact) {
   EXPECT_NE(why.find("at byte"), std::string::npos) << why;  // RapidJSON's "Number too big…" or ours
   const std::string trailing = R"({"x":1} junk)";
   EXPECT_FALSE(parse_json(trailing.data(), trailing.size(), d, &why));
+}
+
+// Node's JSON.stringify writes a lone surrogate (a stream cut inside an emoji) as an escape: valid JSON, kept.
+TEST(ParseJson, LoneSurrogateEscapesAreReadAsReplacementCharacter) {
+  rapidjson::Document d;
+  std::string why;
+  const std::string text = R"({"t":"cut \ud83d","pair":"\ud83d\ude00","lit":"\\ud83d"})";
+  ASSERT_TRUE(parse_json(text.data(), text.size(), d, &why)) << why;
+  EXPECT_STREQ(d["t"].GetString(), "cut \xEF\xBF\xBD");
+  EXPECT_STREQ(d["pair"].GetString(), "\xF0\x9F\x98\x80");
+  EXPECT_STREQ(d["lit"].GetString(), "\\ud83d");  // an escaped backslash, not an escape
+}
+
+TEST(JsonArrayReader, RecordsAfterAStrayClosingBracketAreKept) {
+  Framed f = frame(R"([{"a":1}] {"b":2},{"c":3}])");
+  ASSERT_EQ(f.records.size(), 3u);
+  EXPECT_EQ(f.records[2].doc["c"].GetInt(), 3);
+  EXPECT_EQ(f.last, JsonArrayReader::Status::end);
 }
 
 TEST(JsonArrayReader, HostileNestingIsRefusedNotRecursed) {

@@ -1,0 +1,49 @@
+// Discovery and task assembly on a plain folder built here, byte by byte.
+#include "core/discovery.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/folder_evidence.h"
+#include "test_util.h"
+
+namespace roo {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write(const fs::path& p, const std::string& bytes) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+// A history_item.json that cannot be read still leaves the task its row and workspace from _index.json.
+TEST(Discovery, UnreadableHistoryItemFallsBackToTheIndexEntry) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path root = fs::path(dir) / "home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
+  write(root / "_index.json",
+        R"({"version":1,"updatedAt":2,"entries":[{"id":"t1","number":1,"ts":1760000000000,"task":"fix","tokensIn":1,"tokensOut":2,"totalCost":0.5,"workspace":"/w"}]})");
+  write(root / "t1/history_item.json", R"({"id":"t1","ts":17600)");  // cut mid-write
+  write(root / "t1/ui_messages.json", R"([{"ts":1760000000000,"type":"say","say":"text","text":"fix"}])");
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report, false);
+  ASSERT_EQ(rows.rows.size(), 3u);
+  EXPECT_EQ(rows.str(0, "kind"), "parser_error");
+  EXPECT_EQ(rows.str(0, "text").rfind("parser: history_item.json is not a JSON object", 0), 0u);
+  EXPECT_EQ(rows.str(1, "kind"), "task");
+  EXPECT_EQ(rows.str(1, "known_from"), "index");
+  EXPECT_EQ(rows.str(1, "project_path"), "/w");
+  EXPECT_EQ(rows.str(2, "kind"), "user_message");
+  EXPECT_EQ(rows.str(2, "project_path"), "/w");
+  EXPECT_EQ(report.roots.size(), 1u);
+  EXPECT_EQ(report.homes_searched, std::vector<std::string>{"/home/u"});
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace roo

@@ -240,6 +240,24 @@ bool append_file(int out_fd, const fs::path& p) {
   return ok;
 }
 
+// Joins the part files, in order, into target. When only one part has bytes (one file system, or a folder) it is
+// renamed into place instead of copied: hundreds of MB of rows need not be written twice.
+bool assemble(const std::vector<fs::path>& parts, const fs::path& target) {
+  std::error_code ec;
+  std::vector<fs::path> non_empty;
+  for (const fs::path& p : parts)
+    if (!p.empty() && fs::file_size(p, ec) > 0 && !ec) non_empty.push_back(p);
+  if (non_empty.size() == 1) {
+    fs::rename(non_empty.front(), target, ec);
+    if (!ec) return true;
+  }
+  int out = open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) return false;
+  bool ok = true;
+  for (const fs::path& p : non_empty) ok = ok && append_file(out, p);
+  return close(out) == 0 && ok;
+}
+
 bool dir_is_empty(const fs::path& p) {
   std::error_code ec;
   return fs::is_empty(p, ec) && !ec;
@@ -336,16 +354,14 @@ int run(const RunOptions& opts) {
   // rows.jsonl and roo.body = the parts' files in volume order.
   const fs::path rows_tmp = work / "rows.jsonl", body_tmp = work / "roo.body", report_tmp = work / "report.json";
   {
-    const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-    int rows = open(rows_tmp.c_str(), flags, 0644), body = open(body_tmp.c_str(), flags, 0644);
-    bool ok = rows >= 0 && body >= 0;
+    std::vector<fs::path> row_parts, body_parts;
     for (auto& [p, part] : report.partitions) {
-      ok = ok && append_file(rows, part.rows_path) && append_file(body, part.body_path);
+      row_parts.push_back(part.rows_path);
+      body_parts.push_back(part.body_path);
       report.totals.merge(part.counts);
     }
-    if (rows >= 0 && close(rows) != 0) ok = false;
-    if (body >= 0 && close(body) != 0) ok = false;
-    if (!ok) return fail(kExitInternal, "writing rows failed (disk full?)");
+    if (!assemble(row_parts, rows_tmp) || !assemble(body_parts, body_tmp))
+      return fail(kExitInternal, "writing rows failed (disk full?)");
   }
   if (!write_file(report_tmp, run_report_json(report))) return fail(kExitInternal, "cannot write report.json");
 

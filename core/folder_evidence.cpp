@@ -97,8 +97,7 @@ std::string FolderFileSystem::host_path(const FileMeta& f) const {
 
 FileMeta FolderFileSystem::root() {
   FileMeta m;
-  m.path = "/";
-  m.name = "";
+  m.path.assign(1, '/');  // not `= "/"`: GCC 12 -O3 raises a false -Wrestrict on that (GCC bug 105329)
   struct stat st {};
   if (stat(root_dir_.c_str(), &st) == 0) fill_from_stat(m, st);
   m.is_dir = true;

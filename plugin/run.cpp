@@ -20,6 +20,7 @@
 
 #include "core/discovery.h"
 #include "core/folder_evidence.h"
+#include "core/row_pipeline.h"
 #include "core/row_writer.h"
 #include "plugin/body_file.h"
 #include "plugin/report.h"
@@ -132,7 +133,8 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     std::vector<RowSink*> sinks = {&jsonl, &body_file, &part.counts};
     if (opts.isolate && crash_requested(job)) sinks.push_back(&crash);
     RowFanOut out(sinks);
-    scan_file_system(*view, out, part.scan, opts.native);
+    RowPipeline pipeline(out);  // serialising and writing on a second thread, overlapped with parsing
+    scan_file_system(*view, pipeline, part.scan, opts.native);
     part.status = jsonl.ok() && body_file.ok() ? "parsed" : "failed";
     if (part.status == "failed") part.reason = "writing rows failed (disk full?)";
   }

@@ -1,0 +1,45 @@
+// Runs a sink on a second thread: the parsing thread hands rows over and goes on reading, framing and parsing while
+// this thread serialises and writes them. On a 2-core machine that overlaps the two halves of the work on a large
+// task file. Order is kept (one queue, one consumer), and end_source() waits until every row handed over so far has
+// been written, so the pointers a row holds (task identity, source) stay valid while it is in the queue.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <variant>
+
+#include "core/row.h"
+
+namespace roo {
+
+class RowPipeline : public RowSink {
+ public:
+  explicit RowPipeline(RowSink& inner, size_t max_queued_rows = 1024);
+  ~RowPipeline() override;
+  RowPipeline(const RowPipeline&) = delete;
+  RowPipeline& operator=(const RowPipeline&) = delete;
+
+  void emit(const Row& row) override { take(Row(row)); }
+  void take(Row&& row) override;
+  void end_source(const std::string& sha256_hex) override;
+
+ private:
+  struct EndSource {
+    std::string sha256_hex;
+  };
+  using Item = std::variant<Row, EndSource>;
+  void run();
+
+  RowSink& inner_;
+  const size_t max_queued_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Item> queue_;
+  uint64_t handed_ = 0, done_ = 0;  // items handed over / written
+  bool stopping_ = false;
+  std::thread consumer_;
+};
+
+}  // namespace roo

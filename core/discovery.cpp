@@ -208,6 +208,8 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
       if (HashingStream* in = src.stream()) item = parse_history_item_file(*in, src.ctx, &text);
       if (item) {
         task_row_done = true;
+        // Rows point at `id` until their source ends (RowPipeline): it may change only while none are in flight,
+        // as here — a history_item.json that parsed has emitted no row yet.
         apply_history(id, &*item, indexed ? &indexed->item : nullptr);
         emit_task_row(*item, src.ctx, "history_item", true, nullptr, &text);
         if (item->id && *item->id != td.dir.name) {

@@ -13,7 +13,8 @@ enum ExitCode {
   kExitUsage = 2,          // bad arguments, or OUTDIR not usable (not empty without --force, inside the evidence)
   kExitEvidence = 3,       // the evidence cannot be opened (missing, unreadable, not an image, empty)
   kExitSegment = 4,        // a segment of a split image is missing
-  kExitPartial = 5,        // finished, but a file system could not be processed (crash or read failure): see report
+  kExitPartial = 5,        // finished, but a file system's worker crashed or failed: see report.json. (A file that
+                           // cannot be read gives parser_error rows and report errors, not this code.)
   kExitNothingReadable = 6,  // finished, but no file system could be opened at all (not a disk image, encrypted,
                              // damaged): report.json says why for each partition
 };

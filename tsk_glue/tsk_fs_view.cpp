@@ -139,8 +139,7 @@ TskFileSystemView::~TskFileSystemView() = default;
 FileMeta TskFileSystemView::root() {
   TSK_FS_INFO* fs = fs_->fs;
   FileMeta m;
-  m.path = "/";
-  m.name = "";
+  m.path.assign(1, '/');  // not `= "/"`: GCC 12 -O3 raises a false -Wrestrict on that (GCC bug 105329)
   m.is_dir = true;
   m.inode = static_cast<uint64_t>(fs->root_inum);
   m.name_allocated = true;

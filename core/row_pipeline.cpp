@@ -10,44 +10,60 @@ RowPipeline::~RowPipeline() {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
-  changed_.notify_all();
+  items_.notify_one();
   consumer_.join();
 }
 
 void RowPipeline::take(Row&& row) {
   std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [this] { return queue_.size() < max_queued_; });  // bounded: memory stays small
+  if (queue_.size() >= max_queued_) {  // bounded: memory stays small
+    producer_sleeping_ = true;
+    progress_.wait(lock, [this] { return queue_.size() < max_queued_; });
+    producer_sleeping_ = false;
+  }
   queue_.emplace_back(std::move(row));
   ++handed_;
+  const bool wake = consumer_sleeping_;
   lock.unlock();
-  changed_.notify_all();
+  if (wake) items_.notify_one();
 }
 
 void RowPipeline::end_source(const std::string& sha256_hex) {
   std::unique_lock<std::mutex> lock(mutex_);
   queue_.emplace_back(EndSource{sha256_hex});
   const uint64_t mine = ++handed_;
-  changed_.notify_all();
-  changed_.wait(lock, [&] { return done_ >= mine; });
+  if (consumer_sleeping_) items_.notify_one();
+  producer_sleeping_ = true;
+  progress_.wait(lock, [&] { return done_ >= mine; });
+  producer_sleeping_ = false;
 }
 
 void RowPipeline::run() {
+  std::deque<Item> batch;
   for (;;) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty()) return;  // stopping, and everything written
-    Item item = std::move(queue_.front());
-    queue_.pop_front();
-    lock.unlock();
-    changed_.notify_all();  // room in the queue
-    if (Row* row = std::get_if<Row>(&item))
-      inner_.emit(*row);
-    else
-      inner_.end_source(std::get<EndSource>(item).sha256_hex);
-    lock.lock();
-    ++done_;
-    lock.unlock();
-    changed_.notify_all();
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (queue_.empty()) {
+        if (stopping_) return;
+        consumer_sleeping_ = true;
+        items_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        consumer_sleeping_ = false;
+        if (queue_.empty()) return;  // stopping, and everything written
+      }
+      batch.swap(queue_);  // take everything queued at once
+      if (producer_sleeping_) progress_.notify_one();  // there is room again
+    }
+    const uint64_t n = batch.size();
+    for (Item& item : batch) {
+      if (Row* row = std::get_if<Row>(&item))
+        inner_.emit(*row);
+      else
+        inner_.end_source(std::get<EndSource>(item).sha256_hex);
+    }
+    batch.clear();
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ += n;
+    if (producer_sleeping_) progress_.notify_one();
   }
 }
 

@@ -6,6 +6,7 @@ RowPipeline::RowPipeline(RowSink& inner, size_t max_queued_rows)
     : inner_(inner), max_queued_(max_queued_rows), consumer_([this] { run(); }) {}
 
 RowPipeline::~RowPipeline() {
+  if (!local_.empty()) hand_over(false);  // rows after the last end_source (none in practice) are still written
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
@@ -15,27 +16,31 @@ RowPipeline::~RowPipeline() {
 }
 
 void RowPipeline::take(Row&& row) {
+  local_.emplace_back(std::move(row));
+  if (local_.size() >= kBatch) hand_over(false);
+}
+
+void RowPipeline::hand_over(bool end_of_source) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (queue_.size() >= max_queued_) {  // bounded: memory stays small
     producer_sleeping_ = true;
     progress_.wait(lock, [this] { return queue_.size() < max_queued_; });
     producer_sleeping_ = false;
   }
-  queue_.emplace_back(std::move(row));
-  ++handed_;
-  const bool wake = consumer_sleeping_;
-  lock.unlock();
-  if (wake) items_.notify_one();
-}
-
-void RowPipeline::end_source(const std::string& sha256_hex) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  queue_.emplace_back(EndSource{sha256_hex});
-  const uint64_t mine = ++handed_;
+  for (Item& item : local_) queue_.push_back(std::move(item));
+  handed_ += local_.size();
+  local_.clear();
+  const uint64_t mine = handed_;
   if (consumer_sleeping_) items_.notify_one();
+  if (!end_of_source) return;
   producer_sleeping_ = true;
   progress_.wait(lock, [&] { return done_ >= mine; });
   producer_sleeping_ = false;
+}
+
+void RowPipeline::end_source(const std::string& sha256_hex) {
+  local_.emplace_back(EndSource{sha256_hex});
+  hand_over(true);  // and wait until it is written
 }
 
 void RowPipeline::run() {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 #include <variant>
+#include <vector>
 
 #include "core/row.h"
 
@@ -31,6 +32,10 @@ class RowPipeline : public RowSink {
   };
   using Item = std::variant<Row, EndSource>;
   void run();
+  void hand_over(bool end_of_source);  // moves the producer's local batch into the queue
+
+  static constexpr size_t kBatch = 64;  // rows the producer gathers before taking the lock
+  std::vector<Item> local_;            // producer side only, no lock
 
   RowSink& inner_;
   const size_t max_queued_;

@@ -285,7 +285,6 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
                       std::to_string(kMaxRecordBytes) + "-byte limit";
   else
     parse_record(out);
-  if (out.parse_error.empty()) ++good_;
   return Status::record;
 }
 

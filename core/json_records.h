@@ -93,7 +93,6 @@ class JsonArrayReader {
   explicit JsonArrayReader(HashingStream& in) : in_(in) {}
   Status next(JsonRecord& out);
   int64_t records_seen() const { return next_index_; }
-  int64_t good_records() const { return good_; }
 
  private:
   bool scan_value(std::string& text);  // false when the data ended inside the value
@@ -102,7 +101,6 @@ class JsonArrayReader {
   bool ended_ = false;
   bool over_limit_ = false;  // the record being scanned is larger than kMaxRecordBytes
   int64_t next_index_ = 0;
-  int64_t good_ = 0;
 };
 
 // A record larger than this is not kept in memory: it is framed and hashed to its end and reported as a

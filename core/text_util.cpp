@@ -139,25 +139,4 @@ std::string to_hex(const unsigned char* bytes, size_t n) {
   return out;
 }
 
-bool is_epoch_ms_id(std::string_view id) {
-  if (id.size() != 13) return false;
-  for (char c : id)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  return true;
-}
-
-std::optional<int64_t> uuidv7_ms(std::string_view id) {
-  // xxxxxxxx-xxxx-7xxx-[89ab]xxx-xxxxxxxxxxxx
-  if (id.size() != 36 || id[8] != '-' || id[13] != '-' || id[18] != '-' || id[23] != '-') return std::nullopt;
-  if (id[14] != '7') return std::nullopt;
-  int64_t ms = 0;
-  for (size_t i : {0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12}) {
-    char c = static_cast<char>(std::tolower(static_cast<unsigned char>(id[i])));
-    int v = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-    if (v < 0) return std::nullopt;
-    ms = ms * 16 + v;
-  }
-  return ms;
-}
-
 }  // namespace roo

@@ -26,9 +26,4 @@ std::string_view trim(std::string_view s);
 // Hex helpers.
 std::string to_hex(const unsigned char* bytes, size_t n);
 
-// True for "<13 digits>" task ids (Roo Cline <= v3.1.5, roo-format.md §2.10).
-bool is_epoch_ms_id(std::string_view id);
-// Milliseconds embedded in a UUIDv7 (first 48 bits), when id is one.
-std::optional<int64_t> uuidv7_ms(std::string_view id);
-
 }  // namespace roo

@@ -71,7 +71,6 @@ std::optional<std::string> body_line_for_row(const Row& row) {
 void BodyFileWriter::emit(const Row& row) {
   if (auto line = body_line_for_row(row)) {
     if (std::fwrite(line->data(), 1, line->size(), out_) != line->size()) ok_ = false;
-    ++lines_;
   }
 }
 

@@ -27,12 +27,10 @@ class BodyFileWriter : public RowSink {
   void emit(const Row& row) override;
   // Flushes, so a worker that dies later keeps the lines of every finished source (see RowWriter::end_source).
   void end_source(const std::string& sha256_hex) override;
-  int64_t lines() const { return lines_; }
   bool ok() const { return ok_; }
 
  private:
   std::FILE* out_;
-  int64_t lines_ = 0;
   bool ok_ = true;
 };
 

@@ -59,7 +59,6 @@ class Image {
   Image& operator=(const Image&) = delete;
 
   const ImageInfo& info() const { return info_; }
-  const std::vector<std::string>& paths() const { return paths_; }
 
   // The volume system walk (DOS, GPT, …) including unallocated gaps and meta entries (table sectors), in
   // slot order. With no volume system: one pseudo partition covering the image at offset 0, vs_type "none".

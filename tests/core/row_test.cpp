@@ -139,13 +139,5 @@ TEST(RowWriter, CutUnfinishedRowsKeepsOnlyFinishedSources) {
   EXPECT_EQ(all.find('\x01'), std::string::npos);
 }
 
-TEST(TextUtil, Uuidv7TimeAndEpochIds) {
-  // 1760000000000 ms = 0x0199c82cc000 (python3 -c "print(hex(1760000000000))")
-  EXPECT_EQ(uuidv7_ms("0199c82c-c000-7abc-8def-0123456789ab"), 1760000000000);
-  EXPECT_FALSE(uuidv7_ms("3b9f2c1e-7a4d-4e8b-9c61-5d2f0a8e4b17"));
-  EXPECT_TRUE(is_epoch_ms_id("1736940000000"));
-  EXPECT_FALSE(is_epoch_ms_id("17369400000x0"));
-}
-
 }  // namespace
 }  // namespace roo

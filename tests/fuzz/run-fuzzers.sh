@@ -11,13 +11,15 @@ cmake -S "$repo" -B "$build" -DROO_FUZZ=ON -DROO_CORE_ONLY=ON -DROO_TESTS=OFF \
 cmake --build "$build" -j"$(nproc)" >/dev/null
 corpus_root=$(mktemp -d)
 trap 'rm -rf "$corpus_root"' EXIT
-for target in ui_messages api_history history_item task_index task_metadata; do
+for target in ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text; do
   case $target in
     ui_messages) name=ui_messages.json ;;
     api_history) name=api_conversation_history.json ;;
     history_item) name=history_item.json ;;
     task_index) name=_index.json ;;
     task_metadata) name=task_metadata.json ;;
+    # The text helpers are seeded with whole transcripts: their texts are what the helpers are given.
+    tool_semantics | transcript_text) name=api_conversation_history.json ;;
   esac
   corpus="$corpus_root/$target"
   mkdir -p "$corpus"

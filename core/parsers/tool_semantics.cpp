@@ -1,0 +1,1 @@
+#include "core/parsers/tool_semantics.h"

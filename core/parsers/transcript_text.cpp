@@ -1,0 +1,1 @@
+#include "core/parsers/transcript_text.h"

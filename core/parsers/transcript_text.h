@@ -1,0 +1,77 @@
+// What the texts of a transcript are: the user's words, or what the client wrote around them
+// (<environment_details>, retry prompts, resumption notices, XML-era tool calls and results, subtask injections).
+// Pure functions on strings: no rows, no I/O (roo-format.md §3.2, §3.4, §4; seed 001 XML era).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roo::transcript {
+
+// ---- <environment_details> (getEnvironmentDetails.ts; roo-format.md §3.4) ----
+struct EnvironmentDetails {
+  std::optional<std::string> current_time;    // as recorded: "2026-03-10T09:15:02.123Z" (or the older local form)
+  std::optional<int64_t> current_time_ms;     // the same, as epoch ms, only when it parses unambiguously as UTC
+  std::optional<std::string> time_zone;       // "Europe/Berlin" of "User time zone: Europe/Berlin, UTC+1:00"
+  std::optional<std::string> utc_offset;      // "UTC+1:00"
+  std::optional<std::string> workspace_dir;   // "(<cwd>)" of "# Current Workspace Directory (<cwd>) Files"
+  std::optional<std::string> cost;            // "$0.12" of "# Current Cost"
+  std::optional<std::string> mode_slug, mode_name;  // <slug>…</slug> <name>…</name> of "# Current Mode"
+  std::optional<std::string> model;           // <model>…</model> of "# Current Mode"
+};
+// The text must be one <environment_details> block (leading whitespace allowed). nullopt otherwise.
+std::optional<EnvironmentDetails> parse_environment_details(std::string_view text);
+
+// ---- What a user-role text block is ----
+enum class UserTextKind {
+  words,                // the user's own words (envelopes removed)
+  environment_details,  // client-appended context, never the user's words
+  no_tool_retry,        // "[ERROR] You did not use a tool in your previous response! …" (responses.ts:42-55)
+  task_resumption,      // "[TASK RESUMPTION] …" (v3.25 Task.ts:1178-1184; current Task.ts:2213-2218)
+  xml_tool_result,      // "[<tool> for '…'] Result:" and the other XML-era "[…] Result:" headers (§4)
+  subtask_completed,    // "Subtask <id> completed.\n\nResult:\n<summary>" (ClineProvider.ts:3414-3480)
+  tool_result_text,     // "Tool result:\n<content>" (a tool_result rewritten to text, Task.ts:1003-1016)
+  truncation_marker,    // "[Sliding window truncation: N messages hidden to reduce context]"
+};
+struct UserText {
+  UserTextKind kind = UserTextKind::words;
+  std::string text;  // words: unwrapped from <task>/<user_message> (one adjacent newline removed each side);
+                     // task_resumption: the new instructions inside its <user_message>, or the whole text when none;
+                     // xml_tool_result / subtask_completed / tool_result_text: the result body after the header;
+                     // others: the text as recorded
+  std::optional<std::string> tool_name;    // xml_tool_result: "execute_command" of "[execute_command for 'ls'] Result:"
+  std::optional<std::string> tool_description;  // "execute_command for 'ls'"
+  std::optional<std::string> subtask_id;   // subtask_completed
+};
+UserText classify_user_text(std::string_view text);
+
+// ---- XML-era tool calls (roo-format.md §4; seed 001: only the first call of a message counts) ----
+struct XmlToolCall {
+  std::string name;         // a known tool name, e.g. "execute_command"
+  std::string input_json;   // the parameters as a compact JSON object of strings, e.g. {"command":"ls","cwd":"/x"};
+                            // read_file's <args><file><path>…</path><line_range>a-b</line_range></file>… becomes
+                            // {"files":[{"path":"…","line_ranges":["a-b"]}]}; a single <path> becomes {"path":"…"}
+  size_t begin = 0, end = 0;  // byte span of the call in the text (end = one past the closing tag)
+  bool closed = true;         // false when the closing tag never came (a cut message): params read so far
+};
+// The first XML tool call in an assistant text. Tags inside <thinking>…</thinking> are not calls.
+std::optional<XmlToolCall> first_xml_tool_call(std::string_view assistant_text);
+
+// <thinking>…</thinking> blocks of an XML-era assistant text, in order.
+std::vector<std::string> thinking_blocks(std::string_view assistant_text);
+
+// XML-era decision texts inside a result (v3.25 responses.ts:8-16): "The user denied this operation." and
+// "The user denied this operation and provided the following feedback:\n<feedback>\n…\n</feedback>"; plus the
+// approval-with-feedback "The user approved this operation and provided the following context:\n<feedback>…".
+// Also "The tool execution failed with the following error:\n<error>\n…\n</error>".
+struct XmlDecision {
+  std::string status;                    // denied | approved | error
+  std::optional<std::string> feedback;   // the <feedback> body
+  std::optional<std::string> error;      // the <error> body
+};
+std::optional<XmlDecision> parse_xml_decision(std::string_view result_text);
+
+}  // namespace roo::transcript

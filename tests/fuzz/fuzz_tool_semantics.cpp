@@ -1,0 +1,6 @@
+#include <cstddef>
+#include <cstdint>
+
+#include "core/parsers/tool_semantics.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }  // filled in with the module

@@ -77,6 +77,10 @@ const std::vector<RootPattern>& root_patterns() {
   return roots;
 }
 
+bool is_command_output_file(std::string_view name) {
+  return name.size() > 8 && name.substr(0, 4) == "cmd-" && name.substr(name.size() - 4) == ".txt";
+}
+
 TaskFileKind task_file_kind(std::string_view name) {
   if (name == "ui_messages.json") return TaskFileKind::ui_messages;
   if (name == "api_conversation_history.json") return TaskFileKind::api_history;

@@ -29,5 +29,9 @@ const std::vector<RootPattern>& root_patterns();
 
 inline constexpr std::string_view kTasksDir = "tasks";
 inline constexpr std::string_view kTaskIndexFile = "_index.json";
+// tasks/<id>/command-output/cmd-<executionId>.txt: a command's whole output when it exceeded the preview
+// (roo-format.md §2.7).
+inline constexpr std::string_view kCommandOutputDir = "command-output";
+bool is_command_output_file(std::string_view file_name);
 
 }  // namespace roo

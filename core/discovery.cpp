@@ -1,5 +1,6 @@
 #include "core/discovery.h"
 
+#include <algorithm>
 #include <set>
 
 #include "core/json_records.h"
@@ -76,10 +77,22 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
           ++rc.deleted_names;
           continue;
         }
-        if (f.is_dir) continue;
+        if (f.is_dir) {
+          if (f.name == kCommandOutputDir)
+            for (FileMeta& out : fs.list_dir(f)) {
+              if (!out.name_allocated) {
+                ++rc.deleted_names;
+              } else if (!out.is_dir && is_command_output_file(out.name)) {
+                td.command_outputs.push_back(std::move(out));
+              }
+            }
+          continue;
+        }
         TaskFileKind kind = task_file_kind(f.name);
         if (kind != TaskFileKind::unknown) td.files.emplace(kind, std::move(f));
       }
+      std::sort(td.command_outputs.begin(), td.command_outputs.end(),
+                [](const FileMeta& a, const FileMeta& b) { return a.name < b.name; });
       rc.tasks.push_back(std::move(td));
     }
   }
@@ -154,6 +167,28 @@ void apply_history(TaskIdentity& id, const HistoryItem* h, const HistoryItem* in
   id.project_path = pick(&HistoryItem::workspace);
 }
 
+// The time a task id embeds (UUIDv7, 13-digit ms) against the first record's ts (roo-format.md §2.10): the id is
+// made when the task is, seconds before its first message. A difference above a minute is reported, both times
+// kept. Returns whether the check could be made (the file had a timed record).
+bool check_task_id_time(const ParseContext& ctx, std::optional<int64_t> first_ts) {
+  if (!first_ts || !ctx.identity || !ctx.identity->session_id) return false;
+  TaskIdTime idt = task_id_time(*ctx.identity->session_id);
+  if (!idt.ms) return true;
+  const int64_t diff = *first_ts - *idt.ms;
+  if (diff >= -60000 && diff <= 60000) return true;
+  Row r = ctx.row("task_id_time_mismatch");
+  r.role = "system";
+  r.time_ms = idt.ms;
+  r.time_source = idt.format == "uuidv7" ? "task_id.uuidv7" : "task_id.epoch_ms";
+  r.text = "task id time " + iso_from_ms(*idt.ms) + " differs from the first record's ts " + iso_from_ms(*first_ts) +
+           " by " + std::to_string(diff) + " ms";
+  r.set("task_id_time_utc", iso_from_ms(*idt.ms))
+      .set("first_record_time_utc", iso_from_ms(*first_ts))
+      .set("difference_ms", diff);
+  ctx.sink->emit(std::move(r));
+  return true;
+}
+
 }  // namespace
 
 void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report, bool native) {
@@ -176,6 +211,8 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
     for (const IndexEntry& e : index_entries)
       if (e.item.id) index_by_id.emplace(*e.item.id, &e);
   }
+  std::set<std::string> task_dirs;
+  for (const TaskDir& td : rc.tasks) task_dirs.insert(td.dir.name);
   // A task row made from an index entry: the index file is its source, already hashed above.
   auto emit_from_index = [&](const IndexEntry& e, const TaskIdentity& id, bool dir_present) {
     ParseContext ctx;
@@ -187,13 +224,11 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
     JsonRecord pos;
     pos.index = e.record_index;
     if (native) pos.text = e.text;
-    emit_task_row(e.item, ctx, "index", dir_present, &pos);
+    emit_task_row(e.item, ctx, "index", dir_present, &pos, task_dirs);
     out.end_source(index_sha);
   };
 
-  std::set<std::string> task_dirs;
   for (const TaskDir& td : rc.tasks) {
-    task_dirs.insert(td.dir.name);
     TaskIdentity id = root_identity;
     id.session_id = td.dir.name;  // seed 002 Identity: the directory name is the session id
 
@@ -211,7 +246,7 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
         // Rows point at `id` until their source ends (RowPipeline): it may change only while none are in flight,
         // as here — a history_item.json that parsed has emitted no row yet.
         apply_history(id, &*item, indexed ? &indexed->item : nullptr);
-        emit_task_row(*item, src.ctx, "history_item", true, nullptr, &text);
+        emit_task_row(*item, src.ctx, "history_item", true, nullptr, task_dirs, &text);
         if (item->id && *item->id != td.dir.name) {
           // Both ids are kept; the directory name stays the session id (seed 002).
           Row r = src.ctx.row("identity_conflict");
@@ -232,6 +267,7 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
     }
 
     std::optional<ConversationTexts> api_texts;
+    bool id_time_checked = false;
     for (TaskFileKind kind : {TaskFileKind::api_history, TaskFileKind::legacy_claude_messages}) {
       auto it = td.files.find(kind);
       if (it == td.files.end()) continue;
@@ -241,15 +277,24 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
         ParseStats s = parse_api_history(*in, src.ctx, &texts);
         src.add_stats(s);
         if (s.good_records > 0) api_texts = std::move(texts);
+        id_time_checked = check_task_id_time(src.ctx, s.first_ts) || id_time_checked;
       }
     }
     if (auto it = td.files.find(TaskFileKind::ui_messages); it != td.files.end()) {
       OpenSource src(fs, it->second, &id, out, report, native, "ui_messages");
-      if (HashingStream* in = src.stream()) src.add_stats(parse_ui_messages(*in, src.ctx, api_texts ? &*api_texts : nullptr));
+      if (HashingStream* in = src.stream()) {
+        ParseStats s = parse_ui_messages(*in, src.ctx, api_texts ? &*api_texts : nullptr);
+        src.add_stats(s);
+        if (!id_time_checked) check_task_id_time(src.ctx, s.first_ts);
+      }
     }
     if (auto it = td.files.find(TaskFileKind::task_metadata); it != td.files.end()) {
       OpenSource src(fs, it->second, &id, out, report, native, "task_metadata");
       if (HashingStream* in = src.stream()) src.add_stats(parse_task_metadata(*in, src.ctx));
+    }
+    for (const FileMeta& f : td.command_outputs) {
+      OpenSource src(fs, f, &id, out, report, native, "command_output");
+      if (HashingStream* in = src.stream()) src.add_stats(parse_command_output(*in, src.ctx));
     }
   }
 

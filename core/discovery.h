@@ -22,6 +22,7 @@ struct RooRoot {
 struct TaskDir {
   FileMeta dir;
   std::map<TaskFileKind, FileMeta> files;  // allocated files by kind
+  std::vector<FileMeta> command_outputs;   // allocated command-output/cmd-*.txt, by name
 };
 
 struct RootContents {

@@ -401,3 +401,32 @@ std::string to_json_text(const rapidjson::Value& v) {
 }
 
 }  // namespace roo
+
+namespace roo {
+
+bool contains_json_token(ByteSource& src, uint64_t from, std::string_view word) {
+  const std::string token = "\"" + std::string(word) + "\"";
+  constexpr size_t kChunk = 1 << 20;
+  std::vector<char> buf(kChunk + token.size());
+  size_t carry = 0;  // bytes kept from the previous chunk so a token across the boundary is found
+  char before_carry = 0;
+  for (uint64_t off = from;;) {
+    int64_t n = src.read_at(off, buf.data() + carry, kChunk);
+    if (n <= 0) return false;
+    off += static_cast<uint64_t>(n);
+    const size_t len = carry + static_cast<size_t>(n);
+    std::string_view view(buf.data(), len);
+    for (size_t at = view.find(token); at != std::string_view::npos; at = view.find(token, at + 1)) {
+      const char prev = at > 0 ? view[at - 1] : before_carry;
+      if (prev != '\\') return true;
+    }
+    // Keep the last token-length-minus-one bytes: a token across the chunk boundary is then found whole, and
+    // no token can lie wholly inside them (it would have been seen already).
+    const size_t keep = std::min(len, token.size() - 1);
+    if (len > keep) before_carry = view[len - keep - 1];
+    std::memmove(buf.data(), buf.data() + len - keep, keep);
+    carry = keep;
+  }
+}
+
+}  // namespace roo

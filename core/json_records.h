@@ -59,6 +59,7 @@ class HashingStream {
   std::string finish();  // reads the rest, returns sha256 hex
   const std::string& read_error() const { return error_; }
   uint64_t bytes_read() const { return base_ + len_; }
+  ByteSource& source() { return src_; }
 
  private:
   bool refill();
@@ -111,6 +112,10 @@ inline constexpr size_t kMaxRecordBytes = 256u << 20;
 // bytes do not parse. Reads at most max_bytes.
 bool read_json_document(HashingStream& in, rapidjson::Document& doc, std::string* why, std::string* text,
                         uint64_t max_bytes = 256ull << 20);
+
+// Whether the bytes of src from `from` on hold the JSON string token `"<word>"` outside any JSON string (inside a
+// string its quotes would be escaped). Reads in chunks, never the whole file at once; does not hash.
+bool contains_json_token(ByteSource& src, uint64_t from, std::string_view word);
 
 // Accessors that never throw on a wrong type.
 const rapidjson::Value* member(const rapidjson::Value& obj, const char* name);

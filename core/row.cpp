@@ -123,6 +123,7 @@ void put_source(Writer& w, const rapidjson::StringBuffer& buf, const Row& row, s
   w.RawValue(sha_placeholder().data(), sha_placeholder().size(), rapidjson::kStringType);
   put_opt_int(w, "record_index", row.position.record_index);
   put_opt_int(w, "sub_index", row.position.sub_index);
+  put_opt_int(w, "part_index", row.position.part_index);
   put_opt_int(w, "byte_offset", row.position.byte_offset);
   put_opt_int(w, "byte_length", row.position.byte_length);
   w.EndObject();
@@ -152,6 +153,8 @@ std::string row_id(const Row& row) {
   key += row.position.byte_offset ? std::to_string(*row.position.byte_offset) : "-";
   key += '\x1f';
   key += row.kind;
+  // Added with part rows; appended only when set so the ids of every other row stay what they were.
+  if (row.position.part_index) key += '\x1f' + std::to_string(*row.position.part_index);
   return sha256_hex(key).substr(0, 32);
 }
 

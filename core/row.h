@@ -31,6 +31,7 @@ struct SourceRef {
 struct RecordPosition {
   std::optional<int64_t> record_index;  // array index (seed 002 position basis); none for whole documents
   std::optional<int64_t> sub_index;     // content-block index inside an API message
+  std::optional<int64_t> part_index;    // one of several rows of the same kind from one block (files of a patch)
   std::optional<uint64_t> byte_offset;
   std::optional<uint64_t> byte_length;
 };

@@ -1,12 +1,20 @@
 // api_conversation_history.json (and legacy claude_messages.json): Anthropic MessageParam[] plus Roo's extras
 // (roo-format.md §3.1–§3.2). One row per content block that carries a fact; block order is kept as sub_index.
+// A tool call becomes a call row (command, file_edit, file_read or tool_call) that is held until its result, which
+// is in the next user message, so the outcome can be joined onto it (docs/row-contract.md "Calls").
+#include <rapidjson/document.h>
+
 #include "core/parsers/parsers.h"
+#include "core/parsers/tool_semantics.h"
+#include "core/parsers/transcript_text.h"
 #include "core/sha256.h"
 #include "core/text_util.h"
 
 namespace roo {
 
 namespace {
+
+using transcript::UserTextKind;
 
 std::string strip_one_newline(std::string_view s) {
   if (!s.empty() && s.front() == '\n') s.remove_prefix(1);
@@ -51,140 +59,733 @@ std::optional<std::string> reasoning_text(const rapidjson::Value& block) {
   return std::nullopt;
 }
 
+// The bodies of every <open>…</close> block of a text, in order; linear in the text.
+std::vector<std::string_view> tagged_blocks(std::string_view t, std::string_view open, std::string_view close) {
+  std::vector<std::string_view> out;
+  for (size_t at = t.find(open); at != std::string_view::npos; at = t.find(open, at)) {
+    size_t end = t.find(close, at + open.size());
+    if (end == std::string_view::npos) break;
+    out.push_back(t.substr(at + open.size(), end - at - open.size()));
+    at = end + close.size();
+  }
+  return out;
+}
+
 // Words that ride inside other texts and that the ui shows on their own: the feedback of an approval or denial
 // JSON opening a tool result (roo-format.md §3.4, seed 000 Permission records), and the XML era's <feedback>,
 // <answer>, <thinking> and attempt_completion <result> blocks (§4).
 void remember_embedded(std::string_view text, ConversationTexts& texts) {
-  std::string_view t = trim(text);
-  if (starts_with(t, "{\"status\"")) {
-    rapidjson::Document status;
-    if (parse_json(t.data(), t.size(), status, nullptr, /*first_value_only=*/true))
-      if (auto feedback = get_string(status, "feedback")) texts.add(*feedback);
-  }
+  if (auto status = tools::parse_result_status(text))
+    if (status->feedback) texts.add(*status->feedback);
   for (auto [open, close] : {std::pair<std::string_view, std::string_view>{"<feedback>", "</feedback>"},
                              {"<answer>", "</answer>"},
                              {"<thinking>", "</thinking>"},
-                             {"<result>", "</result>"}}) {
-    // Each block is taken once and the search goes on after its close: linear in the text.
-    for (size_t at = t.find(open); at != std::string_view::npos; at = t.find(open, at)) {
-      size_t end = t.find(close, at + open.size());
-      if (end == std::string_view::npos) break;
-      texts.add(t.substr(at + open.size(), end - at - open.size()));
-      at = end + close.size();
-    }
-  }
+                             {"<result>", "</result>"}})
+    for (std::string_view body : tagged_blocks(text, open, close)) texts.add(body);
 }
 
-class ApiMessageRows {
- public:
-  ApiMessageRows(const ParseContext& ctx, const JsonRecord& rec, ConversationTexts* texts)
-      : ctx_(ctx), rec_(rec), texts_(texts) {
-    ts_ = get_int(rec.doc, "ts");
+// What a result says happened to its call (docs/row-contract.md "outcome").
+std::string call_outcome(std::string_view text, std::optional<bool> is_error) {
+  std::string_view t = trim(text);
+  if (auto status = tools::parse_result_status(t)) {
+    if (status->type == std::optional<std::string>("access_denied")) return "access_denied";
+    if (status->status == "denied" || status->status == "error" || status->status == "guidance")
+      return status->status;
   }
+  if (auto skipped = tools::parse_skipped_tool(t)) return skipped->reason;
+  if (auto xml = transcript::parse_xml_decision(t)) {
+    if (xml->status == "denied" || xml->status == "error") return xml->status;
+  }
+  if (starts_with(t, "Task was interrupted before this tool call could be completed")) return "interrupted";
+  if (starts_with(t, "This tool was not executed because") ||
+      t.find("was not executed because a tool has already been used in this message") != std::string_view::npos)
+    return "not_executed";
+  if (is_error == std::optional<bool>(true)) return "error";
+  return "completed";
+}
 
-  void emit() {
-    const rapidjson::Value& msg = rec_.doc;
+// "Tool [read_file] was not executed because a tool has already been used in this message." (XML era, §4): the
+// result of a second call in one message, which the client never ran.
+std::optional<std::string> one_tool_per_message_name(std::string_view t) {
+  t = trim(t);
+  if (!starts_with(t, "Tool [")) return std::nullopt;
+  size_t close = t.find(']');
+  if (close == std::string_view::npos ||
+      t.find("was not executed because a tool has already been used in this message") == std::string_view::npos)
+    return std::nullopt;
+  return std::string(t.substr(6, close - 6));
+}
+
+std::string summarise_environment(const transcript::EnvironmentDetails& env) {
+  std::string out = "environment:";
+  auto part = [&](const char* label, const std::optional<std::string>& v) {
+    if (v) out += std::string(out.back() == ':' ? " " : ", ") + label + " " + *v;
+  };
+  part("time", env.current_time);
+  part("time zone", env.time_zone);
+  part("utc offset", env.utc_offset);
+  part("mode", env.mode_slug);
+  part("model", env.model);
+  part("cost", env.cost);
+  part("workspace", env.workspace_dir);
+  return out;
+}
+
+// A call waiting for its result: its rows are complete but for the join.
+struct PendingCall {
+  std::vector<Row> rows;
+  std::string tool_name;
+  std::optional<std::string> tool_use_id;  // none for XML calls
+};
+
+class ApiHistoryParser {
+ public:
+  ApiHistoryParser(HashingStream& in, const ParseContext& ctx, ConversationTexts* texts)
+      : in_(in), ctx_(ctx), texts_(texts) {}
+
+  void record(const JsonRecord& rec) {
+    rec_ = &rec;
+    const rapidjson::Value& msg = rec.doc;
+    ts_ = get_int(msg, "ts");
+    if (ts_ && !first_ts) first_ts = ts_;
+    condense_parent_ = get_string(msg, "condenseParent");
+    truncation_parent_ = get_string(msg, "truncationParent");
     auto role = get_string(msg, "role");
     if (!role) {
       // Standalone legacy reasoning items carry no role (roo-format.md §3.1).
       if (get_string(msg, "type") == std::optional<std::string>("reasoning")) reasoning(msg, std::nullopt);
       return;
     }
+    if (*role == "assistant") flush_unanswered();
     const rapidjson::Value* content = member(msg, "content");
-    if (!content) return;
-    if (content->IsString()) {
+    if (get_bool(msg, "isSummary") == std::optional<bool>(true)) {
+      condense_summary(content);
+    } else if (get_bool(msg, "isTruncationMarker") == std::optional<bool>(true)) {
+      Row r = base("context_truncation", std::nullopt);
+      r.role = "system";
+      r.text = content ? result_text(content) : std::nullopt;
+      r.set_opt("truncation_id", get_string(msg, "truncationId"));
+      emit(std::move(r));
+    } else if (content && content->IsString()) {
       text_block(*role, std::string_view(content->GetString(), content->GetStringLength()), std::nullopt);
-      return;
-    }
-    if (!content->IsArray()) return;
-    int64_t i = 0;
-    for (const auto& block : content->GetArray()) {
-      auto type = get_string(block, "type");
-      if (type == std::optional<std::string>("text")) {
-        if (auto t = get_string(block, "text")) text_block(*role, *t, i);
-      } else if (type == std::optional<std::string>("tool_use")) {
-        tool_use(block, i);
-      } else if (type == std::optional<std::string>("tool_result")) {
-        tool_result(block, i);
-      } else if (type == std::optional<std::string>("thinking") || type == std::optional<std::string>("reasoning")) {
-        reasoning(block, i);
+    } else if (content && content->IsArray()) {
+      xml_call_taken_ = false;
+      int64_t i = 0;
+      for (const auto& block : content->GetArray()) {
+        auto type = get_string(block, "type");
+        if (type == std::optional<std::string>("text")) {
+          if (auto t = get_string(block, "text")) text_block(*role, *t, i);
+        } else if (type == std::optional<std::string>("tool_use")) {
+          tool_use(block, i);
+        } else if (type == std::optional<std::string>("tool_result")) {
+          tool_result(block, i);
+        } else if (type == std::optional<std::string>("thinking") ||
+                   type == std::optional<std::string>("reasoning")) {
+          reasoning(block, i);
+        }
+        ++i;
       }
-      ++i;
     }
+    finish_xml_result();
+    if (*role == "user") flush_unanswered();
   }
 
+  // After the last record: calls no result answered.
+  void end() { flush_unanswered(); }
+
+  std::optional<int64_t> first_ts;
+
  private:
+  // ---- rows ----
   Row base(const char* kind, std::optional<int64_t> sub) {
-    Row r = ctx_.row(kind, &rec_, sub);
+    Row r = ctx_.row(kind, rec_, sub);
     if (ts_) {
       r.time_ms = ts_;
       r.time_source = "api.ts";
     }
+    // Kept, but marked: the model no longer saw these messages (roo-format.md §3.1).
+    if (condense_parent_) r.set("hidden_by_condense", *condense_parent_);
+    if (truncation_parent_) r.set("hidden_by_truncation", *truncation_parent_);
     return r;
   }
-
-  void text_block(const std::string& role, std::string_view text, std::optional<int64_t> sub) {
-    if (role == "user") {
-      // <environment_details> is what the client appended, never the user's words (roo-format.md §3.2).
-      if (is_environment_details(text)) return;
-      Row r = base("user_message", sub);
-      r.role = "user";
-      r.text = unwrap_user_text(text);
-      remember(*r.text);
-      if (texts_) remember_embedded(text, *texts_);
-      ctx_.sink->emit(std::move(r));
-    } else {
-      Row r = base("assistant_message", sub);
-      r.role = "assistant";
-      r.text = std::string(text);
-      remember(*r.text);
-      if (texts_) remember_embedded(text, *texts_);
-      ctx_.sink->emit(std::move(r));
-    }
-  }
-
-  void tool_use(const rapidjson::Value& block, int64_t sub) {
-    Row r = base("tool_call", sub);
+  // An assistant-side row: the model the last <environment_details> named served it.
+  Row assistant_row(const char* kind, std::optional<int64_t> sub) {
+    Row r = base(kind, sub);
     r.role = "assistant";
-    r.set_opt("tool_name", get_string(block, "name")).set_opt("tool_use_id", get_string(block, "id"));
-    if (const rapidjson::Value* input = member(block, "input")) {
-      if (auto result = get_string(*input, "result")) remember(*result);  // attempt_completion
-      std::string json = to_json_text(*input);
-      r.text = json;  // what a timeline's message column shows for a call
-      r.set("tool_input", RawJson{std::move(json)});
-    }
-    ctx_.sink->emit(std::move(r));
+    if (model_) r.set("model", *model_).set("model_source", std::string("environment_details"));
+    return r;
+  }
+  void emit(Row&& r) { ctx_.sink->emit(std::move(r)); }
+  void remember(std::string_view text, ConversationTexts::Kind kind = ConversationTexts::Kind::text) {
+    if (texts_) texts_->add(text, kind);
   }
 
+  // ---- text blocks ----
+  void text_block(const std::string& role, std::string_view text, std::optional<int64_t> sub) {
+    if (role == "user")
+      user_text(text, sub);
+    else
+      assistant_text(text, sub);
+  }
+
+  void user_text(std::string_view text, std::optional<int64_t> sub) {
+    // Not the user's words either: the XML era's one-tool-per-message and rejection notices are results.
+    if (auto name = one_tool_per_message_name(text)) {
+      finish_xml_result();
+      Row r = base("tool_result", sub);
+      r.role = "tool";
+      r.text = std::string(text);
+      r.set("tool_name", *name).set("result_format", std::string("xml")).set("skipped", std::string("not_executed"));
+      emit(std::move(r));
+      return;
+    }
+    if (auto skipped = tools::parse_skipped_tool(text)) {
+      finish_xml_result();
+      Row r = base("tool_result", sub);
+      r.role = "tool";
+      r.text = std::string(text);
+      r.set("result_format", std::string("xml")).set("skipped", skipped->reason);
+      emit(std::move(r));
+      return;
+    }
+    transcript::UserText ut = transcript::classify_user_text(text);
+    if (ut.kind == UserTextKind::words && xml_result_) {
+      // A block after an XML-era "[tool] Result:" header is more of that result (§4).
+      if (!xml_result_->text->empty()) *xml_result_->text += "\n\n";
+      *xml_result_->text += text;
+      return;
+    }
+    finish_xml_result();
+    switch (ut.kind) {
+      case UserTextKind::words: {
+        Row r = base("user_message", sub);
+        r.role = "user";
+        r.text = ut.text;
+        remember(*r.text);
+        if (texts_) remember_embedded(text, *texts_);
+        emit(std::move(r));
+        return;
+      }
+      case UserTextKind::environment_details:
+        environment(text, sub);
+        return;
+      case UserTextKind::no_tool_retry: {
+        Row r = base("retry_prompt", sub);
+        r.role = "system";
+        r.text = std::string(text);
+        emit(std::move(r));
+        return;
+      }
+      case UserTextKind::task_resumption: {
+        Row r = base("task_resumption", sub);
+        r.role = "system";
+        r.text = std::string(text);
+        const bool has_instructions = ut.text != text;
+        r.set("has_user_instructions", has_instructions);
+        emit(std::move(r));
+        if (has_instructions) {
+          Row words = base("user_message", sub);
+          words.role = "user";
+          words.text = ut.text;
+          remember(*words.text);
+          emit(std::move(words));
+        }
+        return;
+      }
+      case UserTextKind::xml_tool_result: {
+        Row r = base("tool_result", sub);
+        r.role = "tool";
+        r.text = ut.text;
+        r.set_opt("tool_name", ut.tool_name)
+            .set_opt("tool_description", ut.tool_description)
+            .set("result_format", std::string("xml"));
+        xml_result_ = std::move(r);
+        return;
+      }
+      case UserTextKind::subtask_completed: {
+        Row r = base("tool_result", sub);
+        r.role = "tool";
+        r.text = std::string(text);
+        r.set("result_format", std::string("text")).set_opt("subtask_id", ut.subtask_id);
+        emit(std::move(r));
+        if (ut.subtask_id) subtask_completed(*ut.subtask_id, sub);
+        return;
+      }
+      case UserTextKind::tool_result_text: {
+        Row r = base("tool_result", sub);
+        r.role = "tool";
+        r.text = ut.text;
+        r.set("result_format", std::string("text"));
+        emit(std::move(r));
+        return;
+      }
+      case UserTextKind::truncation_marker: {
+        Row r = base("context_truncation", sub);
+        r.role = "system";
+        r.text = std::string(text);
+        emit(std::move(r));
+        return;
+      }
+    }
+  }
+
+  void environment(std::string_view text, std::optional<int64_t> sub) {
+    auto env = transcript::parse_environment_details(text);
+    Row r = base("environment", sub);
+    r.role = "system";
+    // Each block names the model of the request it went out with; one without <model> says nothing.
+    model_.reset();
+    if (env) {
+      model_ = env->model;
+      r.text = summarise_environment(*env);
+      r.set_opt("recorded_time", env->current_time);
+      if (env->current_time_ms) r.set("recorded_time_utc", iso_from_ms(*env->current_time_ms));
+      r.set_opt("time_zone", env->time_zone)
+          .set_opt("utc_offset", env->utc_offset)
+          .set_opt("workspace_dir", env->workspace_dir)
+          .set_opt("current_cost", env->cost)
+          .set_opt("mode", env->mode_slug)
+          .set_opt("mode_name", env->mode_name)
+          .set_opt("model", env->model);
+    } else {
+      r.text = "environment:";
+    }
+    r.set("environment_text", std::string(text));
+    emit(std::move(r));
+  }
+
+  void assistant_text(std::string_view text, std::optional<int64_t> sub) {
+    if (!xml_call_taken_ && might_be_xml_era(text) && is_xml_era()) {
+      xml_assistant_text(text, sub);
+      return;
+    }
+    Row r = assistant_row("assistant_message", sub);
+    r.text = std::string(text);
+    remember(*r.text);
+    if (texts_) remember_embedded(text, *texts_);
+    emit(std::move(r));
+  }
+
+  static bool might_be_xml_era(std::string_view text) {
+    return text.find('<') != std::string_view::npos &&
+           (text.find("<thinking>") != std::string_view::npos || transcript::first_xml_tool_call(text));
+  }
+
+  // seed 001: XML in the text is a call only in a task with no tool_use block at all. The blocks seen so far say
+  // so when there was one; otherwise the rest of the file is searched once, without parsing it.
+  bool is_xml_era() {
+    if (seen_tool_use_) return false;
+    if (!rest_has_tool_use_) rest_has_tool_use_ = contains_json_token(in_.source(), rec_->offset, "tool_use");
+    return !*rest_has_tool_use_;
+  }
+
+  void xml_assistant_text(std::string_view text, std::optional<int64_t> sub) {
+    if (texts_) remember_embedded(text, *texts_);
+    int64_t part = 0;
+    for (const std::string& thought : transcript::thinking_blocks(text)) {
+      Row r = assistant_row("reasoning", sub);
+      r.position.part_index = part++;
+      r.text = strip_one_newline(thought);
+      remember(*r.text);
+      emit(std::move(r));
+    }
+    auto call = transcript::first_xml_tool_call(text);
+    // The prose is what is left without the thinking blocks and the call.
+    std::string prose;
+    {
+      std::string_view rest = text;
+      if (call) rest = text.substr(0, call->begin);
+      for (size_t at = 0; at < rest.size();) {
+        size_t open = rest.find("<thinking>", at);
+        if (open == std::string_view::npos) {
+          prose += rest.substr(at);
+          break;
+        }
+        prose += rest.substr(at, open - at);
+        size_t close = rest.find("</thinking>", open);
+        at = close == std::string_view::npos ? rest.size() : close + 11;
+      }
+      if (call && call->end < text.size()) prose += text.substr(call->end);
+    }
+    if (!trim(prose).empty()) {
+      Row r = assistant_row("assistant_message", sub);
+      r.text = std::string(trim(prose));
+      remember(*r.text);
+      emit(std::move(r));
+    }
+    if (!call) return;
+    xml_call_taken_ = true;  // only the first call of a message counts (seed 001)
+    rapidjson::Document input;
+    if (!parse_json(call->input_json.data(), call->input_json.size(), input, nullptr) || !input.IsObject())
+      input.SetObject();
+    PendingCall pc;
+    pc.tool_name = call->name;
+    pc.rows = call_rows(call->name, input, call->input_json, sub, "xml");
+    if (!call->closed)
+      for (Row& r : pc.rows) r.set("call_closed", false);
+    pending_.push_back(std::move(pc));
+  }
+
+  // ---- tool calls ----
+  void tool_use(const rapidjson::Value& block, int64_t sub) {
+    seen_tool_use_ = true;
+    PendingCall pc;
+    pc.tool_name = get_string(block, "name").value_or("");
+    pc.tool_use_id = get_string(block, "id");
+    static const rapidjson::Value kEmpty(rapidjson::kObjectType);
+    const rapidjson::Value* input = member(block, "input");
+    const rapidjson::Value& in = input && input->IsObject() ? *input : kEmpty;
+    pc.rows = call_rows(pc.tool_name, in, input ? to_json_text(*input) : std::string("null"), sub, "native",
+                        pc.tool_use_id);
+    pending_.push_back(std::move(pc));
+  }
+
+  // The rows of one call: one command, one file_edit per file, one file_read per path, or one tool_call.
+  std::vector<Row> call_rows(const std::string& name, const rapidjson::Value& input, const std::string& input_json,
+                             std::optional<int64_t> sub, const char* format,
+                             const std::optional<std::string>& tool_use_id = std::nullopt) {
+    std::vector<Row> rows;
+    auto make = [&](const char* kind) -> Row& {
+      Row r = assistant_row(kind, sub);
+      r.set("tool_name", name).set_opt("tool_use_id", tool_use_id).set("call_format", std::string(format));
+      rows.push_back(std::move(r));
+      return rows.back();
+    };
+    const auto& workspace = ctx_.identity ? ctx_.identity->project_path : std::nullopt;
+    auto set_path = [&](Row& r, const std::optional<std::string>& path) {
+      if (!path) return;
+      r.set("file_path", *path).set_opt("file_path_resolved", resolve_task_path(*path, workspace));
+    };
+    if (name == "execute_command") {
+      Row& r = make("command");
+      auto command = get_string(input, "command");
+      r.text = command;
+      r.set_opt("command", command).set_opt("cwd", get_string(input, "cwd"));
+      if (auto t = get_int(input, "timeout")) r.set("timeout_seconds", *t);
+      if (command) remember(*command, ConversationTexts::Kind::command);
+    } else if (auto edits = tools::file_edits(name, input); !edits.empty()) {
+      for (size_t i = 0; i < edits.size(); ++i) {
+        Row& r = make("file_edit");
+        if (edits.size() > 1) r.position.part_index = static_cast<int64_t>(i);
+        edit_fields(r, edits[i]);
+        set_path(r, edits[i].path);
+        r.text = edits[i].path;
+      }
+    } else if (auto reads = tools::file_reads(name, input); !reads.empty()) {
+      for (size_t i = 0; i < reads.size(); ++i) {
+        Row& r = make("file_read");
+        if (reads.size() > 1) r.position.part_index = static_cast<int64_t>(i);
+        r.text = reads[i].path;
+        set_path(r, reads[i].path);
+        r.set_opt("line_ranges", reads[i].line_ranges)
+            .set_opt("read_mode", reads[i].mode)
+            .set_opt("read_offset", reads[i].offset)
+            .set_opt("read_limit", reads[i].limit);
+      }
+    } else {
+      Row& r = make("tool_call");
+      r.text = input_json;
+      tool_fields(r, name, input, set_path);
+    }
+    for (Row& r : rows) r.set("tool_input", RawJson{input_json});
+    return rows;
+  }
+
+  static void edit_fields(Row& r, const tools::FileEdit& e) {
+    r.set("edit_form", e.form);
+    std::string hunks = "[";
+    for (const tools::EditHunk& h : e.hunks) {
+      rapidjson::Document o(rapidjson::kObjectType);
+      auto& a = o.GetAllocator();
+      auto side = [&](const char* text_key, const char* sha_key, const std::optional<std::string>& v) {
+        if (!v) return;
+        o.AddMember(rapidjson::StringRef(text_key), rapidjson::Value(v->data(), v->size(), a), a);
+        std::string sha = sha256_hex(*v);
+        o.AddMember(rapidjson::StringRef(sha_key), rapidjson::Value(sha.data(), sha.size(), a), a);
+      };
+      side("old_text", "old_sha256", h.old_text);
+      side("new_text", "new_sha256", h.new_text);
+      if (h.start_line) o.AddMember("start_line", rapidjson::Value(*h.start_line), a);
+      if (hunks.size() > 1) hunks += ',';
+      hunks += to_json_text(o);
+    }
+    hunks += ']';
+    r.set("hunks", RawJson{std::move(hunks)});
+    if (e.hunks.size() == 1) {
+      const tools::EditHunk& h = e.hunks[0];
+      if (h.old_text) r.set("old_text", *h.old_text).set("old_sha256", sha256_hex(*h.old_text));
+      if (h.new_text) r.set("new_text", *h.new_text).set("new_sha256", sha256_hex(*h.new_text));
+    }
+    r.set_opt("replace_all", e.replace_all)
+        .set_opt("expected_replacements", e.expected_replacements)
+        .set_opt("move_to", e.move_to);
+    if (e.unterminated_blocks > 0) r.set("unterminated_blocks", e.unterminated_blocks);
+  }
+
+  template <typename SetPath>
+  void tool_fields(Row& r, const std::string& name, const rapidjson::Value& in, SetPath& set_path) {
+    auto str = [&](const char* key) { return get_string(in, key); };
+    if (auto mcp = tools::split_mcp_tool_name(name)) {
+      r.set("mcp_server", mcp->server).set("mcp_tool", mcp->tool);
+    } else if (name == "use_mcp_tool") {
+      r.set_opt("mcp_server", str("server_name")).set_opt("mcp_tool", str("tool_name"));
+    } else if (name == "access_mcp_resource") {
+      r.set_opt("mcp_server", str("server_name")).set_opt("mcp_uri", str("uri"));
+    } else if (name == "ask_followup_question") {
+      r.set_opt("question", str("question"));
+      if (auto q = str("question")) remember(*q, ConversationTexts::Kind::question);
+      if (const rapidjson::Value* fu = member(in, "follow_up"); fu && fu->IsArray()) {
+        rapidjson::Document list(rapidjson::kArrayType);
+        for (const auto& s : fu->GetArray()) {
+          auto t = s.IsString() ? std::optional<std::string>(s.GetString()) : get_string(s, "text");
+          if (t) list.PushBack(rapidjson::Value(t->data(), t->size(), list.GetAllocator()), list.GetAllocator());
+        }
+        r.set("suggestions", RawJson{to_json_text(list)});
+      }
+    } else if (name == "attempt_completion") {
+      if (auto result = str("result")) {
+        remember(*result);
+        r.set("completion_result", *result);
+      }
+    } else if (name == "new_task") {
+      r.set_opt("mode", str("mode")).set_opt("task_message", str("message")).set_opt("todos", str("todos"));
+    } else if (name == "switch_mode") {
+      r.set_opt("mode", str("mode_slug")).set_opt("reason", str("reason"));
+    } else if (name == "update_todo_list") {
+      r.set_opt("todos", str("todos"));
+    } else if (name == "list_files" || name == "search_files" || name == "codebase_search" ||
+               name == "list_code_definition_names") {
+      set_path(r, str("path"));
+      if (auto rec = get_bool(in, "recursive")) r.set("recursive", *rec);
+      if (auto rec = str("recursive")) r.set("recursive", *rec == "true");  // XML parameters are strings
+      r.set_opt("regex", str("regex")).set_opt("file_pattern", str("file_pattern")).set_opt("query", str("query"));
+    } else if (name == "skill") {
+      r.set_opt("skill", str("skill"));
+    } else if (name == "run_slash_command") {
+      r.set_opt("slash_command", str("command"));
+    } else if (name == "generate_image") {
+      r.set_opt("prompt", str("prompt"));
+      set_path(r, str("path"));
+    } else if (name == "browser_action") {
+      r.set_opt("browser_action", str("action")).set_opt("url", str("url"));
+    }
+  }
+
+  // ---- results ----
   void tool_result(const rapidjson::Value& block, int64_t sub) {
+    finish_xml_result();
+    auto id = get_string(block, "tool_use_id");
+    auto is_error = get_bool(block, "is_error");
+    auto text = result_text(member(block, "content"));
     Row r = base("tool_result", sub);
     r.role = "tool";
-    r.text = result_text(member(block, "content"));
-    if (r.text && texts_) {
-      texts_->add(unwrap_user_text(*r.text));  // feedback typed after a completion (§11 item 5)
-      remember_embedded(*r.text, *texts_);
+    r.text = text;
+    r.set_opt("tool_use_id", id);
+    std::optional<PendingCall> call = take_pending(id);
+    if (call) r.set("tool_name", call->tool_name);
+    r.set_opt("is_error", is_error).set("result_format", std::string("native"));
+    answer(std::move(call), std::move(r), text.value_or(""), is_error, sub);
+  }
+
+  // The XML-era result started by a "[tool] Result:" block ends at the next header, <environment_details>, or
+  // the end of its message.
+  void finish_xml_result() {
+    if (!xml_result_) return;
+    Row r = std::move(*xml_result_);
+    xml_result_.reset();
+    std::string text = r.text.value_or("");
+    const std::optional<int64_t> sub = r.position.sub_index;
+    std::optional<PendingCall> call;
+    if (!pending_.empty() && !pending_.front().tool_use_id) {  // the message's one XML call
+      call = std::move(pending_.front());
+      pending_.erase(pending_.begin());
     }
-    r.set_opt("tool_use_id", get_string(block, "tool_use_id")).set_opt("is_error", get_bool(block, "is_error"));
-    ctx_.sink->emit(std::move(r));
+    answer(std::move(call), std::move(r), text, std::nullopt, sub);
+  }
+
+  std::optional<PendingCall> take_pending(const std::optional<std::string>& id) {
+    if (!id) return std::nullopt;
+    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+      if (it->tool_use_id == id) {
+        PendingCall pc = std::move(*it);
+        pending_.erase(it);
+        return pc;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Writes a call joined to its result, then the result, then what the result says the user decided or typed.
+  void answer(std::optional<PendingCall> call, Row result, const std::string& text, std::optional<bool> is_error,
+              std::optional<int64_t> sub) {
+    auto status = tools::parse_result_status(text);
+    auto xml_decision = status ? std::nullopt : transcript::parse_xml_decision(text);
+    if (status) {
+      result.set("result_status", status->status)
+          .set_opt("error_type", status->type)
+          .set_opt("feedback", status->feedback)
+          .set_opt("message", status->message)
+          .set_opt("error", status->error)
+          .set_opt("blocked_path", status->path);
+    } else if (xml_decision) {
+      result.set("result_status", xml_decision->status)
+          .set_opt("feedback", xml_decision->feedback)
+          .set_opt("error", xml_decision->error);
+    }
+    if (auto skipped = tools::parse_skipped_tool(text)) result.set("skipped", skipped->reason);
+    if (texts_) {
+      texts_->add(unwrap_user_text(text));  // feedback typed after a completion (§11 item 5)
+      remember_embedded(text, *texts_);
+    }
+    std::optional<std::string> subtask_id;
+    if (auto kind = transcript::classify_user_text(text); kind.kind == UserTextKind::subtask_completed) {
+      subtask_id = kind.subtask_id;
+      result.set_opt("subtask_id", subtask_id);
+    }
+
+    std::string tool_name = call ? call->tool_name : std::string();
+    bool xml_result = false;
+    for (auto& [k, v] : result.fields) {
+      if (k == "tool_name" && tool_name.empty() && std::holds_alternative<std::string>(v))
+        tool_name = std::get<std::string>(v);  // an XML-era result names its tool in its header
+      if (k == "result_format" && std::holds_alternative<std::string>(v)) xml_result = std::get<std::string>(v) == "xml";
+    }
+    if (call) {
+      const std::string outcome = call_outcome(text, is_error);
+      // An approval with feedback puts the tool's own output after the JSON (§3.4).
+      const std::string own_output = status && status->status == "approved" ? status->rest : text;
+      for (Row& r : call->rows) {
+        r.set("result_recorded", true).set("outcome", outcome);
+        if (result.time_ms) r.set("result_time_utc", iso_from_ms(*result.time_ms));
+        if (r.kind == "command") command_join(r, own_output);
+        if (r.kind == "file_edit") edit_join(r, own_output);
+        emit(std::move(r));
+      }
+    }
+    std::optional<int64_t> decision_time = result.time_ms;
+    std::optional<std::string> result_id;
+    for (auto& [k, v] : result.fields)
+      if (k == "tool_use_id" && std::holds_alternative<std::string>(v)) result_id = std::get<std::string>(v);
+    emit(std::move(result));
+    if (subtask_id) subtask_completed(*subtask_id, sub);
+
+    // seed 000 Permission rows: "permission decision: <status>" plus " feedback=<feedback>".
+    std::optional<std::string> decision, feedback;
+    if (status && (status->status == "denied" || status->status == "approved")) {
+      decision = status->status;
+      feedback = status->feedback;
+    } else if (xml_decision && (xml_decision->status == "denied" || xml_decision->status == "approved")) {
+      decision = xml_decision->status;
+      feedback = xml_decision->feedback;
+    }
+    if (decision) {
+      Row d = base("permission_decision", sub);
+      d.role = "system";
+      d.time_ms = decision_time;
+      d.text = "permission decision: " + *decision + (feedback ? " feedback=" + *feedback : "");
+      d.set("decision", *decision).set_opt("feedback", feedback).set_opt("tool_use_id", result_id);
+      if (!tool_name.empty()) d.set("tool_name", tool_name);
+      d.set("evidence", std::string(status ? "api.tool_result_status" : "api.xml_decision_text"));
+      emit(std::move(d));
+    } else if (!xml_result) {
+      if (starts_with(trim(text), "<user_message>")) user_words(std::vector<std::string>{unwrap_user_text(text)}, sub);
+    } else if (tool_name == "ask_followup_question" || tool_name == "attempt_completion") {
+      // XML era: the answer and the completion feedback come as <answer>/<feedback> blocks (§4). Only these two
+      // tools' results are searched: any other result may quote such tags from a file or a command's output.
+      std::vector<std::string> words;
+      for (auto [open, close] : {std::pair<std::string_view, std::string_view>{"<answer>", "</answer>"},
+                                 {"<feedback>", "</feedback>"}})
+        for (std::string_view body : tagged_blocks(text, open, close)) words.push_back(strip_one_newline(body));
+      user_words(std::move(words), sub);
+    }
+  }
+
+  // The answer to ask_followup_question and the feedback on attempt_completion stay the user's words (seed 001).
+  void user_words(std::vector<std::string> words, std::optional<int64_t> sub) {
+    int64_t part = 0;
+    for (std::string& w : words) {
+      Row r = base("user_message", sub);
+      r.role = "user";
+      if (words.size() > 1) r.position.part_index = part++;
+      r.text = std::move(w);
+      remember(*r.text);
+      emit(std::move(r));
+    }
+  }
+
+  static void command_join(Row& r, const std::string& text) {
+    auto out = tools::parse_command_result(text);
+    if (!out) return;
+    bool has_cwd = false;
+    for (auto& f : r.fields)
+      if (f.first == "cwd") has_cwd = true;
+    if (!has_cwd) r.set_opt("cwd", out->cwd);
+    r.set("command_status", out->status)
+        .set_opt("exit_code", out->exit_code)
+        .set_opt("signal", out->signal)
+        .set_opt("output_artifact", out->artifact_id)
+        .set_opt("output_persisted_size", out->persisted_size)
+        .set_opt("command_timeout_seconds", out->timeout_seconds)
+        .set_opt("user_message", out->user_message);
+    if (out->core_dump_possible) r.set("core_dump_possible", true);
+  }
+
+  static void edit_join(Row& r, const std::string& text) {
+    auto res = tools::parse_edit_result(text);
+    if (!res) return;
+    r.set_opt("edit_operation", res->operation).set_opt("user_edits", res->user_edits).set_opt("problems", res->problems);
+  }
+
+  void flush_unanswered() {
+    finish_xml_result();
+    for (PendingCall& pc : pending_)
+      for (Row& r : pc.rows) {
+        r.set("result_recorded", false);
+        emit(std::move(r));
+      }
+    pending_.clear();
+  }
+
+  // ---- other blocks ----
+  void subtask_completed(const std::string& child, std::optional<int64_t> sub) {
+    Row link = base("subtask_link", sub);
+    link.role = "system";
+    link.text = "subtask link: completed_by_child " + child;
+    link.set("relation", std::string("completed_by_child"))
+        .set("linked_session_id", child)
+        .set("known_from", std::string("new_task_result"));
+    emit(std::move(link));
+  }
+
+  void condense_summary(const rapidjson::Value* content) {
+    Row r = base("condense_summary", std::nullopt);
+    r.role = "system";
+    r.text = content ? result_text(content) : std::nullopt;
+    r.set_opt("condense_id", get_string(rec_->doc, "condenseId"));
+    if (r.text) remember(*r.text);
+    emit(std::move(r));
   }
 
   void reasoning(const rapidjson::Value& block, std::optional<int64_t> sub) {
-    Row r = base("reasoning", sub);
-    r.role = "assistant";
+    Row r = assistant_row("reasoning", sub);
     r.text = reasoning_text(block);
     if (r.text) remember(*r.text);
     if (member(block, "encrypted_content") && !r.text) r.set("encrypted", true);
-    ctx_.sink->emit(std::move(r));
+    emit(std::move(r));
   }
 
-  void remember(std::string_view text) {
-    if (texts_) texts_->add(text);
-  }
-
+  HashingStream& in_;
   const ParseContext& ctx_;
-  const JsonRecord& rec_;
   ConversationTexts* texts_;
+  const JsonRecord* rec_ = nullptr;
   std::optional<int64_t> ts_;
+  std::optional<std::string> condense_parent_, truncation_parent_;
+  std::optional<std::string> model_;
+  std::vector<PendingCall> pending_;
+  std::optional<Row> xml_result_;
+  bool xml_call_taken_ = false;
+  bool seen_tool_use_ = false;
+  std::optional<bool> rest_has_tool_use_;
 };
 
 }  // namespace
@@ -204,12 +805,20 @@ std::string unwrap_user_text(std::string_view text) {
 }
 
 ParseStats parse_api_history(HashingStream& in, const ParseContext& ctx, ConversationTexts* texts) {
-  return for_each_object_record(in, ctx, [&](const JsonRecord& rec) { ApiMessageRows(ctx, rec, texts).emit(); });
+  ApiHistoryParser parser(in, ctx, texts);
+  ParseStats stats = for_each_object_record(
+      in, ctx, [&](const JsonRecord& rec) { parser.record(rec); }, [&] { parser.end(); });
+  stats.first_ts = parser.first_ts;
+  return stats;
 }
 
 // Texts are compared trimmed: the ui's prose may start with "\n" where the api's does not (§11 item 4). Digests
 // keep memory small for long texts; sha256 makes a false fold (a lost row) practically impossible.
-void ConversationTexts::add(std::string_view text) { digests_.insert(sha256_hex(trim(text))); }
-bool ConversationTexts::contains(std::string_view text) const { return digests_.count(sha256_hex(trim(text))) > 0; }
+void ConversationTexts::add(std::string_view text, Kind kind) {
+  digests_.insert(static_cast<char>(kind) + sha256_hex(trim(text)));
+}
+bool ConversationTexts::contains(std::string_view text, Kind kind) const {
+  return digests_.count(static_cast<char>(kind) + sha256_hex(trim(text))) > 0;
+}
 
 }  // namespace roo

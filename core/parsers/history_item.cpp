@@ -1,5 +1,8 @@
 // history_item.json and tasks/_index.json: both hold HistoryItem objects (roo-format.md §2.5, §2.9, §5).
+#include <algorithm>
+
 #include "core/parsers/parsers.h"
+#include "core/text_util.h"
 
 namespace roo {
 
@@ -13,6 +16,12 @@ HistoryItem history_item_from_json(const rapidjson::Value& o) {
   h.mode = get_string(o, "mode");
   h.api_config_name = get_string(o, "apiConfigName");
   h.status = get_string(o, "status");
+  h.delegated_to_id = get_string(o, "delegatedToId");
+  h.awaiting_child_id = get_string(o, "awaitingChildId");
+  h.completed_by_child_id = get_string(o, "completedByChildId");
+  if (const rapidjson::Value* children = member(o, "childIds"); children && children->IsArray())
+    for (const auto& c : children->GetArray())
+      if (c.IsString()) h.child_ids.emplace_back(c.GetString(), c.GetStringLength());
   h.number = get_int(o, "number");
   h.ts = get_int(o, "ts");
   h.tokens_in = get_int(o, "tokensIn");
@@ -30,14 +39,64 @@ std::optional<HistoryItem> parse_history_item_file(HashingStream& in, const Pars
   return history_item_from_json(doc);
 }
 
+namespace {
+
+bool is_hex(std::string_view s) {
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return false;
+  return true;
+}
+
+// The subtask links a HistoryItem records (roo-format.md §5): each relation and id, in field order.
+std::vector<std::pair<const char*, std::string>> subtask_links(const HistoryItem& h) {
+  std::vector<std::pair<const char*, std::string>> links;
+  if (h.parent_task_id) links.emplace_back("parent", *h.parent_task_id);
+  if (h.root_task_id) links.emplace_back("root", *h.root_task_id);
+  for (const std::string& child : h.child_ids) links.emplace_back("child", child);
+  if (h.delegated_to_id) links.emplace_back("delegated_to", *h.delegated_to_id);
+  if (h.awaiting_child_id) links.emplace_back("awaiting_child", *h.awaiting_child_id);
+  if (h.completed_by_child_id) links.emplace_back("completed_by_child", *h.completed_by_child_id);
+  return links;
+}
+
+}  // namespace
+
+TaskIdTime task_id_time(std::string_view id) {
+  // 8-4-4-4-12 hex; the version is the first digit of the third group.
+  const bool uuid = id.size() == 36 && id[8] == '-' && id[13] == '-' && id[18] == '-' && id[23] == '-' &&
+                    is_hex(id.substr(0, 8)) && is_hex(id.substr(9, 4)) && is_hex(id.substr(14, 4)) &&
+                    is_hex(id.substr(19, 4)) && is_hex(id.substr(24));
+  if (uuid) {
+    if (id[14] == '7') {
+      int64_t ms = 0;
+      for (char c : std::string(id.substr(0, 8)) + std::string(id.substr(9, 4)))
+        ms = ms * 16 + (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+      return {"uuidv7", ms};
+    }
+    return {id[14] == '4' ? "uuidv4" : "uuid", std::nullopt};
+  }
+  if (id.size() == 13 && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return {"epoch_ms", std::stoll(std::string(id))};
+  return {"other", std::nullopt};
+}
+
 void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* known_from, bool task_dir_present,
-                   const JsonRecord* rec, const std::string* document_text) {
+                   const JsonRecord* rec, const std::set<std::string>& task_dirs,
+                   const std::string* document_text) {
   Row r = ctx.row("task", rec);
   if (ctx.native && document_text) r.native = *document_text;
   if (h.ts) {
     r.time_ms = h.ts;
     r.time_source = std::string(known_from) == "index" ? "index.ts" : "history_item.ts";
   }
+  const std::optional<int64_t> time_ms = r.time_ms;
+  const std::string time_source = r.time_source;
+  auto at_task_time = [&](Row& row) {
+    row.time_ms = time_ms;
+    row.time_source = time_source;
+    row.role = "system";
+    row.native.reset();  // the task row carries the record once
+  };
   r.text = h.task;
   r.set_opt("task_number", h.number)
       .set_opt("mode", h.mode)
@@ -51,7 +110,34 @@ void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* kn
       .set_opt("size_bytes", h.size)
       .set("known_from", std::string(known_from))
       .set("task_dir_present", task_dir_present);
+  if (ctx.identity && ctx.identity->session_id) {
+    TaskIdTime idt = task_id_time(*ctx.identity->session_id);
+    r.set("task_id_format", idt.format);
+    if (idt.ms) r.set("task_id_time_utc", iso_from_ms(*idt.ms));
+  }
+  Row mode = r;  // same source and position; kind, text and fields are replaced below
   ctx.sink->emit(std::move(r));
+
+  if (h.mode) {  // seed 000 Mode: "permission mode: <mode>" at the task's ts
+    mode.kind = "permission_mode";
+    mode.fields.clear();
+    at_task_time(mode);
+    mode.text = "permission mode: " + *h.mode;
+    mode.set("mode", *h.mode);
+    ctx.sink->emit(std::move(mode));
+  }
+  int64_t part = 0;
+  for (auto& [relation, linked] : subtask_links(h)) {
+    Row link = ctx.row("subtask_link", rec);
+    at_task_time(link);
+    link.position.part_index = part++;
+    link.text = "subtask link: " + std::string(relation) + " " + linked;
+    link.set("relation", std::string(relation))
+        .set("linked_session_id", linked)
+        .set("linked_task_dir_present", task_dirs.count(linked) > 0)
+        .set("known_from", std::string(known_from));
+    ctx.sink->emit(std::move(link));
+  }
 }
 
 std::vector<IndexEntry> parse_task_index(HashingStream& in, const ParseContext& ctx) {

@@ -1,5 +1,7 @@
 #include "core/parsers/parse_context.h"
 
+#include "core/text_util.h"
+
 namespace roo {
 
 Row ParseContext::row(const char* kind, const JsonRecord* rec, std::optional<int64_t> sub_index) const {
@@ -32,7 +34,8 @@ std::string raw_echo(const std::string& text) {
 }  // namespace
 
 ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
-                                  const std::function<void(const JsonRecord&)>& on_object) {
+                                  const std::function<void(const JsonRecord&)>& on_object,
+                                  const std::function<void()>& before_end) {
   ParseStats stats;
   JsonArrayReader reader(in);
   JsonRecord rec;
@@ -66,6 +69,7 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
       ctx.sink->emit(std::move(r));
       continue;
     }
+    if (before_end) before_end();
     std::string suffix = in.read_error().empty() ? "" : " (read error: " + in.read_error() + ")";
     switch (st) {
       case JsonArrayReader::Status::end:
@@ -135,6 +139,27 @@ bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson:
     return false;
   }
   return true;
+}
+
+namespace {
+bool is_absolute_path(std::string_view p) {
+  if (p.empty()) return false;
+  if (p[0] == '/' || p[0] == '\\' || p[0] == '~') return true;
+  return p.size() >= 2 && p[1] == ':' && ((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z'));
+}
+}  // namespace
+
+std::optional<std::string> resolve_task_path(std::string_view recorded, const std::optional<std::string>& workspace) {
+  if (!workspace || workspace->empty() || recorded.empty() || is_absolute_path(recorded)) return std::nullopt;
+  // A Windows workspace (c:\Users\bob\src\app) gets backslashes; the model often wrote src/a.ts.
+  const bool windows = workspace->find('\\') != std::string::npos && workspace->find('/') == std::string::npos;
+  const char sep = windows ? '\\' : '/';
+  std::string out = *workspace;
+  if (out.back() != sep) out += sep;
+  std::string_view rel = recorded;
+  while (starts_with(rel, "./") || starts_with(rel, ".\\")) rel.remove_prefix(2);
+  for (char c : rel) out += (windows && c == '/') ? '\\' : c;
+  return out;
 }
 
 }  // namespace roo

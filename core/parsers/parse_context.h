@@ -28,13 +28,22 @@ struct ParseStats {
   int64_t good_records = 0;  // elements that parsed as the expected shape
   int64_t errors = 0;        // parser_error rows
   int64_t folded = 0;        // records that are the same fact as a row from another file (not re-emitted)
+  std::optional<int64_t> first_ts;  // the `ts` of the first record that has one (task id time cross-check)
 };
+
+// A path a tool call recorded, resolved against the task's workspace (seed 001): a relative path joined to the
+// workspace with the workspace's own separator; nothing when the path is absolute or the task records no workspace
+// (the recorded path is then all there is).
+std::optional<std::string> resolve_task_path(std::string_view recorded, const std::optional<std::string>& workspace);
 
 // Drives a top-level JSON array record by record and turns every framing problem into its parser_error row:
 // empty file, not an array, unparseable record N, array cut off after record N. on_object gets each record that
 // parsed as a JSON object; other record values are reported as unparseable.
+// before_end, when given, runs after the last record and before any end-of-array error row, so rows a parser
+// still holds (calls waiting for a result) come before the report of a cut.
 ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
-                                  const std::function<void(const JsonRecord&)>& on_object);
+                                  const std::function<void(const JsonRecord&)>& on_object,
+                                  const std::function<void()>& before_end = {});
 
 // The same for an array inside a whole document (_index.json entries, task_metadata.json files_in_context): each
 // element that is an object goes to on_object with its index; any other gets its unparseable-record row.

@@ -14,6 +14,8 @@ namespace roo {
 // packages/types/src/history.ts HistoryItem (roo-format.md §5). Absent fields stay absent.
 struct HistoryItem {
   std::optional<std::string> id, root_task_id, parent_task_id, task, workspace, mode, api_config_name, status;
+  std::optional<std::string> delegated_to_id, awaiting_child_id, completed_by_child_id;
+  std::vector<std::string> child_ids;
   std::optional<int64_t> number, ts, tokens_in, tokens_out, cache_writes, cache_reads, size;
   std::optional<double> total_cost;
 };
@@ -25,8 +27,19 @@ std::optional<HistoryItem> parse_history_item_file(HashingStream& in, const Pars
 
 // The `task` row of a task, from its HistoryItem. known_from is "history_item" or "index". rec is the index
 // entry's position (none for a whole history_item.json, whose text is then given as document_text).
+// It is followed by the task's permission_mode row (seed 000 Mode) and its subtask_link rows; task_dirs (the task
+// directories of the same root) says whether each linked task's directory is there.
 void emit_task_row(const HistoryItem& item, const ParseContext& ctx, const char* known_from, bool task_dir_present,
-                   const JsonRecord* rec, const std::string* document_text = nullptr);
+                   const JsonRecord* rec, const std::set<std::string>& task_dirs,
+                   const std::string* document_text = nullptr);
+
+// The format of a task id and the time it embeds (roo-format.md §2.10): a UUIDv7's first 48 bits, or a 13-digit
+// epoch-ms id of releases up to v3.1.5.
+struct TaskIdTime {
+  std::string format;  // uuidv7 | uuidv4 | uuid | epoch_ms | other
+  std::optional<int64_t> ms;
+};
+TaskIdTime task_id_time(std::string_view id);
 
 // tasks/_index.json: {version, updatedAt, entries: HistoryItem[]} (roo-format.md §2.9).
 struct IndexEntry {
@@ -38,12 +51,14 @@ struct IndexEntry {
 // which knows which task dirs exist.
 std::vector<IndexEntry> parse_task_index(HashingStream& in, const ParseContext& ctx);
 
-// The texts a task's api history holds (user words, assistant prose, reasoning, attempt_completion results,
-// feedback inside tool results), as digests: a ui record with the same text is the same fact.
+// What a task's api history holds that ui records repeat, as digests: its texts (user words, assistant prose,
+// reasoning, attempt_completion results, feedback inside tool results), the command lines it ran and the
+// follow-up questions it asked. A ui record with the same text is the same fact.
 class ConversationTexts {
  public:
-  void add(std::string_view text);
-  bool contains(std::string_view text) const;
+  enum class Kind : char { text = 't', command = 'c', question = 'q' };
+  void add(std::string_view text, Kind kind = Kind::text);
+  bool contains(std::string_view text, Kind kind = Kind::text) const;
   bool empty() const { return digests_.empty(); }
 
  private:
@@ -62,6 +77,10 @@ ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const C
 
 // task_metadata.json: files_in_context[] (roo-format.md §2.6).
 ParseStats parse_task_metadata(HashingStream& in, const ParseContext& ctx);
+
+// tasks/<id>/command-output/cmd-<executionId>.txt (roo-format.md §2.7): one command_output row holding the whole
+// output, timed by the execution id (the ts of the command's ui ask).
+ParseStats parse_command_output(HashingStream& in, const ParseContext& ctx);
 
 // Envelope helpers (seed 001; roo-format.md §3.2, §4): the user's words inside <task>/<user_message>.
 std::string unwrap_user_text(std::string_view text);

@@ -35,7 +35,9 @@ ParseStats parse_task_metadata(HashingStream& in, const ParseContext& ctx) {
       r.time_source = std::string("task_metadata.") + date_field;
     }
     r.text = get_string(e, "path");
-    r.set_opt("file_path", get_string(e, "path"))
+    r.set_opt("file_path", get_string(e, "path"));
+    if (r.text) r.set_opt("file_path_resolved", resolve_task_path(*r.text, ctx.identity->project_path));
+    r
         .set_opt("record_state", get_string(e, "record_state"))
         .set_opt("record_source", source)
         .set_opt("roo_read_date", get_int(e, "roo_read_date"))

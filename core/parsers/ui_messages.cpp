@@ -1,12 +1,16 @@
-// ui_messages.json: ClineMessage[] (roo-format.md §2.3). The UI-only facts (API requests with usage, commands,
-// asks, errors, checkpoints …) come from here; its conversation records are the api history's facts again.
+// ui_messages.json: ClineMessage[] (roo-format.md §2.3). The UI-only facts (API requests with usage, approval
+// asks, checkpoints, errors, condensations …) come from here; its conversation records, command lines and
+// questions are the api history's facts again and are folded when the api history holds them.
 #include <rapidjson/document.h>
 
 #include "core/parsers/parsers.h"
+#include "core/text_util.h"
 
 namespace roo {
 
 namespace {
+
+using Kind = ConversationTexts::Kind;
 
 // ClineApiReqInfo inside say:"api_req_started" text (roo-format.md §2.3). Only recorded values are set.
 void add_usage(Row& r, const rapidjson::Value& info) {
@@ -23,71 +27,305 @@ bool is_conversation_say(const std::string& say) {
   return say == "text" || say == "user_feedback" || say == "reasoning" || say == "completion_result";
 }
 
-}  // namespace
+// ui kinds whose records are typed rows with nothing more than their text (docs/row-contract.md "Typed ui rows").
+const char* simple_kind(const std::string& ui_kind) {
+  static const std::pair<const char*, const char*> kTable[] = {
+      {"error", "ui_error"},
+      {"diff_error", "ui_error"},
+      {"rooignore_error", "ui_error"},
+      {"condense_context_error", "ui_error"},
+      {"api_req_failed", "ui_error"},
+      {"mistake_limit_reached", "ui_error"},
+      {"auto_approval_max_req_reached", "ui_error"},
+      {"too_many_tools_warning", "ui_warning"},
+      {"shell_integration_warning", "ui_warning"},
+      {"api_req_retried", "api_retry"},
+      {"api_req_retry_delayed", "api_retry"},
+      {"api_req_rate_limit_wait", "api_retry"},
+      {"api_req_deleted", "api_retry"},
+      {"api_req_finished", "api_retry"},
+      {"resume_task", "task_resumed"},
+      {"resume_completed_task", "task_resumed"},
+      {"subtask_result", "subtask_result"},
+  };
+  for (auto [ui, kind] : kTable)
+    if (ui_kind == ui) return kind;
+  return nullptr;
+}
 
-ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const ConversationTexts* api_texts) {
-  bool seen_first_text = false;
-  int64_t folded = 0, errors = 0;
-  ParseStats stats = for_each_object_record(in, ctx, [&](const JsonRecord& rec) {
+// A record's text parsed as the JSON object several kinds carry (ClineSayTool, followup, MCP ask …).
+bool text_object(const std::optional<std::string>& text, rapidjson::Document& doc) {
+  return text && parse_json(text->data(), text->size(), doc, nullptr) && doc.IsObject();
+}
+
+class UiMessagesParser {
+ public:
+  UiMessagesParser(const ParseContext& ctx, const ConversationTexts* api_texts) : ctx_(ctx), api_(api_texts) {}
+
+  void record(const JsonRecord& rec) {
     const rapidjson::Value& m = rec.doc;
+    rec_ = &rec;
+    ts_ = get_int(m, "ts");
+    if (ts_ && !first_ts) first_ts = ts_;
     auto type = get_string(m, "type");
     auto say = get_string(m, "say");
     auto ask = get_string(m, "ask");
-    auto text = get_string(m, "text");
-    auto stamp = [&](Row& r) {
-      if (auto ts = get_int(m, "ts")) {
-        r.time_ms = ts;
-        r.time_source = "ui.ts";
-      }
-    };
+    text_ = get_string(m, "text");
+    partial_ = get_bool(m, "partial") == std::optional<bool>(true);
+    const bool is_say = type == std::optional<std::string>("say");
+    const bool is_ask = type == std::optional<std::string>("ask");
+    const std::string kind = is_say && say ? *say : is_ask && ask ? *ask : std::string();
 
-    if (type == std::optional<std::string>("say") && say == std::optional<std::string>("api_req_started")) {
-      Row r = ctx.row("api_request", &rec);
-      stamp(r);
-      r.text = text;
-      if (text) {
-        rapidjson::Document info;
-        if (!parse_json(text->data(), text->size(), info, nullptr) || !info.IsObject()) {
-          ++errors;
-          ctx.error("parser: unparseable record " + std::to_string(rec.index + 1) +
-                        " (api_req_started text is not a JSON object): " + text->substr(0, kRawEchoLimit),
-                    &rec);
-        } else {
-          add_usage(r, info);
-        }
-      }
-      ctx.sink->emit(std::move(r));
-      return;
-    }
-
-    if (type == std::optional<std::string>("say") && say && is_conversation_say(*say)) {
-      const bool first_text = *say == "text" && !seen_first_text;
-      if (*say == "text") seen_first_text = true;
-      const auto& said = *say == "reasoning" && get_string(m, "reasoning") ? get_string(m, "reasoning") : text;
-      if (api_texts && said && api_texts->contains(*said)) {
-        ++folded;  // the same fact as an api row
-        return;
-      }
-      const bool from_user = first_text || *say == "user_feedback";
-      Row r = ctx.row(*say == "reasoning" ? "reasoning" : from_user ? "user_message" : "assistant_message", &rec);
-      stamp(r);
-      r.role = from_user ? "user" : "assistant";
-      r.text = said;
-      if (get_bool(m, "partial") == std::optional<bool>(true)) r.set("partial", true);
-      ctx.sink->emit(std::move(r));
-      return;
-    }
-
+    if (is_say && kind == "api_req_started") return api_request();
+    if (is_say && is_conversation_say(kind)) return conversation(kind, m);
+    if (is_ask && (kind == "tool" || kind == "command" || kind == "use_mcp_server")) return approval_ask(kind, m);
+    if (is_ask && kind == "followup") return followup(m);
+    if (kind == "command_output") return command_output(kind, *type);
+    if (is_say && kind == "checkpoint_saved") return checkpoint(m);
+    if (is_say && kind == "condense_context") return condense(m);
+    if (is_say && kind == "sliding_window_truncation") return truncation(m);
+    if (is_say && kind == "user_feedback_diff") return user_edit();
+    if (const char* simple = simple_kind(kind)) return typed(simple, kind);
     // Every other record is kept as a ui_event with its kind; nothing is dropped.
-    Row r = ctx.row("ui_event", &rec);
-    stamp(r);
-    r.text = text;
+    Row r = row("ui_event");
+    r.text = text_;
     r.set_opt("ui_type", type).set_opt("ui_kind", say ? say : ask);
-    if (get_bool(m, "partial") == std::optional<bool>(true)) r.set("partial", true);
-    ctx.sink->emit(std::move(r));
-  });
-  stats.folded = folded;
-  stats.errors += errors;
+    emit(std::move(r));
+  }
+
+  std::optional<int64_t> first_ts;
+  int64_t folded = 0, errors = 0;
+
+ private:
+  Row row(const char* kind) {
+    Row r = ctx_.row(kind, rec_);
+    if (ts_) {
+      r.time_ms = ts_;
+      r.time_source = "ui.ts";
+    }
+    return r;
+  }
+  void emit(Row&& r) {
+    if (partial_) r.set("partial", true);
+    ctx_.sink->emit(std::move(r));
+  }
+  bool api_holds(const std::optional<std::string>& text, Kind kind) const {
+    return api_ && text && api_->contains(*text, kind);
+  }
+  void set_path(Row& r, const std::optional<std::string>& path) {
+    if (!path) return;
+    r.set("file_path", *path)
+        .set_opt("file_path_resolved",
+                 resolve_task_path(*path, ctx_.identity ? ctx_.identity->project_path : std::nullopt));
+  }
+
+  void api_request() {
+    Row r = row("api_request");
+    r.text = text_;
+    if (text_) {
+      rapidjson::Document info;
+      if (!text_object(text_, info)) {
+        ++errors;
+        ctx_.error("parser: unparseable record " + std::to_string(rec_->index + 1) +
+                       " (api_req_started text is not a JSON object): " + text_->substr(0, kRawEchoLimit),
+                   rec_);
+      } else {
+        add_usage(r, info);
+      }
+    }
+    emit(std::move(r));
+  }
+
+  void conversation(const std::string& say, const rapidjson::Value& m) {
+    const bool first_text = say == "text" && !seen_first_text_;
+    if (say == "text") seen_first_text_ = true;
+    const auto said = say == "reasoning" && get_string(m, "reasoning") ? get_string(m, "reasoning") : text_;
+    if (api_holds(said, Kind::text)) {
+      ++folded;  // the same fact as an api row
+      return;
+    }
+    const bool from_user = first_text || say == "user_feedback";
+    Row r = row(say == "reasoning" ? "reasoning" : from_user ? "user_message" : "assistant_message");
+    r.role = from_user ? "user" : "assistant";
+    r.text = said;
+    emit(std::move(r));
+  }
+
+  // seed 000 Permission rows; seed 002: an ask records a request, and only isAnswered:true says it was approved.
+  void approval_ask(const std::string& ask, const rapidjson::Value& m) {
+    Row r = row("approval_request");
+    r.text = text_;
+    r.set("ui_kind", ask);
+    std::string tool_name;
+    rapidjson::Document info;
+    if (ask == "command") {
+      tool_name = "execute_command";
+      r.set("tool_name", tool_name).set_opt("command", text_);
+    } else if (text_object(text_, info)) {
+      if (ask == "tool") {
+        tool_name = get_string(info, "tool").value_or("");
+        r.set_opt("tool_name", get_string(info, "tool"));
+        set_path(r, get_string(info, "path"));
+      } else {  // use_mcp_server: {serverName, type, toolName?, arguments?, uri?}
+        tool_name = get_string(info, "type").value_or("");
+        r.set_opt("tool_name", get_string(info, "type"))
+            .set_opt("mcp_server", get_string(info, "serverName"))
+            .set_opt("mcp_tool", get_string(info, "toolName"))
+            .set_opt("mcp_uri", get_string(info, "uri"));
+      }
+    }
+    auto answered = get_bool(m, "isAnswered");
+    r.set_opt("is_answered", answered);
+    if (get_bool(m, "isProtected") == std::optional<bool>(true)) r.set("is_protected", true);
+    emit(std::move(r));
+
+    if (answered == std::optional<bool>(true)) {
+      Row d = row("permission_decision");
+      d.role = "system";
+      d.text = "permission decision: approved isAnswered=true";
+      d.set("decision", std::string("approved"))
+          .set("decided_by", std::string("user_or_auto"))
+          .set_opt("tool_use_id", ts_ ? std::optional<std::string>(std::to_string(*ts_)) : std::nullopt);
+      if (!tool_name.empty()) d.set("tool_name", tool_name);
+      d.set("evidence", std::string("ui.isAnswered"));
+      emit(std::move(d));
+    }
+    if (ask != "command") return;
+    // The execution itself is the api history's command row; only a command the api lacks gets one from here.
+    last_command_ts_ = ts_;
+    last_command_in_api_ = api_holds(text_, Kind::command);
+    if (last_command_in_api_) return;
+    Row c = row("command");
+    c.role = "assistant";
+    c.text = text_;
+    c.set("tool_name", std::string("execute_command"))
+        .set("call_format", std::string("ui"))
+        .set_opt("command", text_)
+        .set("result_recorded", false);
+    emit(std::move(c));
+  }
+
+  // ask:"followup" text = {"question", "suggest":[{"answer","mode"?}]} (AskFollowupQuestionTool.ts:42-49).
+  void followup(const rapidjson::Value& m) {
+    rapidjson::Document info;
+    const bool parsed = text_object(text_, info);
+    auto question = parsed ? get_string(info, "question") : text_;
+    if (api_holds(question, Kind::question)) {
+      ++folded;
+      return;
+    }
+    Row r = row("followup_question");
+    r.role = "assistant";
+    r.text = question;
+    r.set_opt("question", question);
+    if (const rapidjson::Value* suggest = parsed ? member(info, "suggest") : nullptr; suggest && suggest->IsArray()) {
+      rapidjson::Document list(rapidjson::kArrayType);
+      for (const auto& s : suggest->GetArray()) {
+        auto t = s.IsString() ? std::optional<std::string>(s.GetString()) : get_string(s, "answer");
+        if (t) list.PushBack(rapidjson::Value(t->data(), t->size(), list.GetAllocator()), list.GetAllocator());
+      }
+      r.set("suggestions", RawJson{to_json_text(list)});
+    }
+    r.set_opt("is_answered", get_bool(m, "isAnswered"));
+    emit(std::move(r));
+  }
+
+  // The output the ui shows under a command: the api history's result holds it when the command is there.
+  void command_output(const std::string& kind, const std::string& type) {
+    if (last_command_in_api_) {
+      ++folded;
+      return;
+    }
+    Row r = row("command_output");
+    r.role = "tool";
+    r.text = text_;
+    r.set("ui_type", type).set("ui_kind", kind);
+    if (last_command_ts_) r.set("execution_id", std::to_string(*last_command_ts_));
+    emit(std::move(r));
+  }
+
+  void checkpoint(const rapidjson::Value& m) {
+    Row r = row("checkpoint");
+    r.text = text_;
+    r.set_opt("commit_hash", text_);
+    if (const rapidjson::Value* cp = member(m, "checkpoint"); cp && cp->IsObject())
+      r.set_opt("checkpoint_from", get_string(*cp, "from")).set_opt("checkpoint_to", get_string(*cp, "to"));
+    emit(std::move(r));
+  }
+
+  // contextCondense {cost, prevContextTokens, newContextTokens, summary, condenseId} (message.ts:203-209).
+  void condense(const rapidjson::Value& m) {
+    Row r = row("condense");
+    r.role = "system";
+    r.text = text_;
+    if (const rapidjson::Value* c = member(m, "contextCondense"); c && c->IsObject()) {
+      if (auto summary = get_string(*c, "summary")) r.text = summary;
+      r.set_opt("prev_context_tokens", get_int(*c, "prevContextTokens"))
+          .set_opt("new_context_tokens", get_int(*c, "newContextTokens"))
+          .set_opt("cost_usd", get_number(*c, "cost"))
+          .set_opt("condense_id", get_string(*c, "condenseId"));
+    }
+    emit(std::move(r));
+  }
+
+  // contextTruncation {truncationId, messagesRemoved, prevContextTokens, newContextTokens} (message.ts:228-233).
+  void truncation(const rapidjson::Value& m) {
+    Row r = row("context_truncation");
+    r.role = "system";
+    r.text = text_;
+    if (const rapidjson::Value* c = member(m, "contextTruncation"); c && c->IsObject())
+      r.set_opt("truncation_id", get_string(*c, "truncationId"))
+          .set_opt("messages_removed", get_int(*c, "messagesRemoved"))
+          .set_opt("prev_context_tokens", get_int(*c, "prevContextTokens"))
+          .set_opt("new_context_tokens", get_int(*c, "newContextTokens"));
+    emit(std::move(r));
+  }
+
+  // say:"user_feedback_diff": the user's own edit of a proposed change, as a ClineSayTool JSON with its diff.
+  void user_edit() {
+    Row r = row("user_edit");
+    r.role = "user";
+    r.text = text_;
+    rapidjson::Document info;
+    if (text_object(text_, info)) {
+      set_path(r, get_string(info, "path"));
+      r.set_opt("diff", get_string(info, "diff"));
+    }
+    emit(std::move(r));
+  }
+
+  void typed(const char* kind, const std::string& ui_kind) {
+    Row r = row(kind);
+    if (std::string_view(kind) == "subtask_result" || std::string_view(kind) == "task_resumed") r.role = "system";
+    r.text = text_;
+    r.set("ui_kind", ui_kind);
+    rapidjson::Document info;
+    if (ui_kind == "too_many_tools_warning" && text_object(text_, info))
+      r.set_opt("tool_count", get_int(info, "toolCount"))
+          .set_opt("server_count", get_int(info, "serverCount"))
+          .set_opt("threshold", get_int(info, "threshold"));
+    emit(std::move(r));
+  }
+
+  const ParseContext& ctx_;
+  const ConversationTexts* api_;
+  const JsonRecord* rec_ = nullptr;
+  std::optional<int64_t> ts_;
+  std::optional<std::string> text_;
+  bool partial_ = false;
+  bool seen_first_text_ = false;
+  std::optional<int64_t> last_command_ts_;
+  bool last_command_in_api_ = false;
+};
+
+}  // namespace
+
+ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const ConversationTexts* api_texts) {
+  UiMessagesParser parser(ctx, api_texts);
+  ParseStats stats = for_each_object_record(in, ctx, [&](const JsonRecord& rec) { parser.record(rec); });
+  stats.folded = parser.folded;
+  stats.errors += parser.errors;
+  stats.first_ts = parser.first_ts;
   return stats;
 }
 

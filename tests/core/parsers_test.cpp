@@ -184,7 +184,7 @@ TEST(HistoryItem, TaskRowCarriesRecordedFieldsOnly) {
   EXPECT_EQ(h.rows.str(0, "text"), "parser: unparseable record 2 (not a JSON object): \"junk\"");
   JsonRecord pos;
   pos.index = entries[0].record_index;
-  emit_task_row(entries[0].item, ctx, "index", false, &pos);
+  emit_task_row(entries[0].item, ctx, "index", false, &pos, {});
   EXPECT_EQ(h.rows.str(1, "kind"), "task");
   EXPECT_EQ(h.rows.str(1, "text"), "fix tests");
   EXPECT_EQ(h.rows.str(1, "time_source"), "index.ts");
@@ -193,6 +193,12 @@ TEST(HistoryItem, TaskRowCarriesRecordedFieldsOnly) {
   EXPECT_EQ(h.rows.rows[1]["tokens_in"].GetInt(), 1200);
   EXPECT_FALSE(h.rows.rows[1].HasMember("cache_reads"));
   EXPECT_EQ(h.rows.str(1, "status"), "completed");
+  // seed 000 Mode: the task row is followed by "permission mode: <mode>" at the task's ts.
+  ASSERT_EQ(h.rows.rows.size(), 3u);
+  EXPECT_EQ(h.rows.str(2, "kind"), "permission_mode");
+  EXPECT_EQ(h.rows.str(2, "text"), "permission mode: code");
+  EXPECT_EQ(h.rows.str(2, "time_utc"), h.rows.str(1, "time_utc"));
+  EXPECT_EQ(h.rows.str(2, "time_source"), "index.ts");
 }
 
 TEST(TaskMetadata, EachEntryIsTimedByTheDateOfItsSource) {

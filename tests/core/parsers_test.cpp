@@ -27,7 +27,10 @@ TEST(ApiHistory, UserTurnUnwrapsEnvelopeAndSkipsEnvironmentDetails) {
   ParserHarness h;
   run_api(h, R"([{"role":"user","content":[{"type":"text","text":"<user_message>\nfix tests\n</user_message>"},)"
              R"({"type":"text","text":"<environment_details>\n# Current Time\n</environment_details>"}],"ts":1760000000000}])");
-  ASSERT_EQ(h.rows.rows.size(), 1u);
+  // <environment_details> is never the user's words: it is the client's context, an environment row.
+  ASSERT_EQ(h.rows.rows.size(), 2u);
+  EXPECT_EQ(h.rows.str(1, "kind"), "environment");
+  EXPECT_EQ(h.rows.str(1, "role"), "system");
   EXPECT_EQ(h.rows.str(0, "kind"), "user_message");
   EXPECT_EQ(h.rows.str(0, "text"), "fix tests");
   EXPECT_EQ(h.rows.str(0, "role"), "user");
@@ -45,13 +48,16 @@ TEST(ApiHistory, TaskEnvelopeOfTheXmlEraIsUnwrapped) {
   EXPECT_TRUE(is_environment_details("  <environment_details>\nx"));
 }
 
-// Seed 000 Fixtures: the tool_use / tool_result records.
+// Seed 000 Fixtures: the tool_use / tool_result records. An execute_command call is a command row.
 TEST(ApiHistory, ToolUseAndResultKeepIdsInputAndErrorFlag) {
   ParserHarness h;
   run_api(h, R"([{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A","name":"execute_command","input":{"command":"pytest -q"}}],"ts":1760000002000},)"
              R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01A","content":"3 passed","is_error":false}],"ts":1760000003000}])");
   ASSERT_EQ(h.rows.rows.size(), 2u);
-  EXPECT_EQ(h.rows.str(0, "kind"), "tool_call");
+  EXPECT_EQ(h.rows.str(0, "kind"), "command");
+  EXPECT_EQ(h.rows.str(0, "text"), "pytest -q");
+  EXPECT_EQ(h.rows.str(0, "outcome"), "completed");
+  EXPECT_FALSE(h.rows.rows[0].HasMember("exit_code"));  // "3 passed" states no exit code: none is invented
   EXPECT_EQ(h.rows.str(0, "tool_name"), "execute_command");
   EXPECT_EQ(h.rows.str(0, "tool_use_id"), "toolu_01A");
   EXPECT_STREQ(h.rows.rows[0]["tool_input"]["command"].GetString(), "pytest -q");
@@ -149,11 +155,14 @@ TEST(UiMessages, ConversationRecordsFoldIntoApiRowsOnlyWhenTheApiHasTheText) {
   ConversationTexts api;
   api.add("prompt");
   api.add("prose");  // "more" is not in the api history: it must stay a row of its own
+  api.add("npm test", ConversationTexts::Kind::command);
   ParseStats s = run_ui(h, kUiConversation, &api);
+  // The command ask is the request to run the api's command: an approval_request, no second command row, and
+  // no decision (it has no isAnswered: seed 002, asks record requests).
   ASSERT_EQ(h.rows.rows.size(), 3u);
-  EXPECT_EQ(h.rows.str(0, "kind"), "ui_event");
+  EXPECT_EQ(h.rows.str(0, "kind"), "approval_request");
   EXPECT_EQ(h.rows.str(0, "ui_kind"), "command");
-  EXPECT_EQ(h.rows.str(0, "ui_type"), "ask");
+  EXPECT_EQ(h.rows.str(0, "command"), "npm test");
   EXPECT_EQ(h.rows.str(1, "kind"), "user_message");
   EXPECT_EQ(h.rows.str(1, "text"), "more");
   EXPECT_EQ(h.rows.str(2, "ui_kind"), "weird_new_kind");  // unknown kinds are kept, never dropped
@@ -164,12 +173,17 @@ TEST(UiMessages, ConversationRecordsFoldIntoApiRowsOnlyWhenTheApiHasTheText) {
 TEST(UiMessages, ConversationRecordsBecomeRowsWithoutApiHistory) {
   ParserHarness h;
   run_ui(h, kUiConversation, nullptr);
-  ASSERT_EQ(h.rows.rows.size(), 5u);
+  ASSERT_EQ(h.rows.rows.size(), 6u);
   EXPECT_EQ(h.rows.str(0, "kind"), "user_message");
   EXPECT_EQ(h.rows.str(0, "text"), "prompt");
   EXPECT_EQ(h.rows.str(1, "kind"), "assistant_message");
-  EXPECT_EQ(h.rows.str(3, "kind"), "user_message");
-  EXPECT_EQ(h.rows.str(3, "role"), "user");
+  EXPECT_EQ(h.rows.str(2, "kind"), "approval_request");
+  // With no api history the ui is all there is of the command: its row comes from here, with no exit code.
+  EXPECT_EQ(h.rows.str(3, "kind"), "command");
+  EXPECT_EQ(h.rows.str(3, "call_format"), "ui");
+  EXPECT_FALSE(h.rows.rows[3].HasMember("exit_code"));
+  EXPECT_EQ(h.rows.str(4, "kind"), "user_message");
+  EXPECT_EQ(h.rows.str(4, "role"), "user");
 }
 
 TEST(HistoryItem, TaskRowCarriesRecordedFieldsOnly) {

@@ -1,0 +1,288 @@
+// What the transcript parsers make of calls, results, decisions and context (docs/row-contract.md "Transcript
+// semantics"; seeds 000, 001, 002; roo-format.md §2–§5). Inputs are literal bytes in Roo's shapes; expected values
+// are written from the contract and the seeds.
+#include <gtest/gtest.h>
+
+#include "core/parsers/parsers.h"
+#include "test_util.h"
+
+namespace roo {
+namespace {
+
+using test::MemoryBytes;
+using test::ParserHarness;
+
+void run_api(ParserHarness& h, const std::string& bytes, ConversationTexts* texts = nullptr) {
+  MemoryBytes src(bytes);
+  HashingStream in(src);
+  parse_api_history(in, h.ctx("api_conversation_history.json"), texts);
+}
+
+void run_ui(ParserHarness& h, const std::string& bytes, const ConversationTexts* api = nullptr) {
+  MemoryBytes src(bytes);
+  HashingStream in(src);
+  parse_ui_messages(in, h.ctx("ui_messages.json"), api);
+}
+
+std::string call(const std::string& id, const std::string& name, const std::string& input, int64_t ts) {
+  return R"({"role":"assistant","content":[{"type":"tool_use","id":")" + id + R"(","name":")" + name +
+         R"(","input":)" + input + R"(}],"ts":)" + std::to_string(ts) + "}";
+}
+std::string result(const std::string& id, const std::string& content_json, int64_t ts) {
+  return R"({"role":"user","content":[{"type":"tool_result","tool_use_id":")" + id + R"(","content":)" +
+         content_json + R"(}],"ts":)" + std::to_string(ts) + "}";
+}
+
+// Kinds of the rows, in order, for compact order checks.
+std::vector<std::string> kinds(const ParserHarness& h) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < h.rows.rows.size(); ++i) out.push_back(h.rows.str(i, "kind"));
+  return out;
+}
+
+// seed 001 / roo-format.md §3.4: the exit code is read out of the result and joined onto the command row.
+TEST(CommandRows, ExitCodesAreJoinedFromTheirResults_seed001) {
+  ParserHarness h;
+  run_api(h, "[" + call("c1", "execute_command", R"({"command":"make","cwd":null,"timeout":null})", 1000) + "," +
+                 result("c1", R"("Command executed in terminal within working directory '/w'. Command execution was not successful, inspect the cause and adjust as needed.\nExit code: 2\nOutput:\nboom")", 2000) +
+                 "," + call("c2", "execute_command", R"({"command":"sleep 99"})", 3000) + "," +
+                 result("c2", R"("Command executed in terminal within working directory '/w'. Process terminated by signal SIGKILL\nOutput:\n")", 4000) +
+                 "]");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"command", "tool_result", "command", "tool_result"}));
+  EXPECT_EQ(h.rows.rows[0]["exit_code"].GetInt(), 2);
+  EXPECT_EQ(h.rows.str(0, "command_status"), "exited");
+  EXPECT_EQ(h.rows.str(0, "outcome"), "completed");
+  EXPECT_EQ(h.rows.str(0, "cwd"), "/w");  // the input's cwd is null: the one the result names
+  EXPECT_EQ(h.rows.str(0, "result_time_utc"), "1970-01-01T00:00:02.000Z");
+  EXPECT_EQ(h.rows.str(0, "time_utc"), "1970-01-01T00:00:01.000Z");  // the call's own time
+  EXPECT_EQ(h.rows.str(2, "command_status"), "signal");
+  EXPECT_EQ(h.rows.str(2, "signal"), "SIGKILL");
+  EXPECT_FALSE(h.rows.rows[2].HasMember("exit_code"));  // killed: no code, none invented
+  EXPECT_EQ(h.rows.str(2, "cwd"), "/w");
+}
+
+// roo-format.md §2.7, §11 item 3: a persisted output names its artifact, which joins the cmd-<ts>.txt file.
+TEST(CommandRows, PersistedOutputNamesItsArtifact_roo_format_2_7) {
+  ParserHarness h;
+  run_api(h, "[" + call("c1", "execute_command", R"({"command":"cat big.log"})", 1000) + "," +
+                 result("c1", R"("Command executed in '/w'. Exit code: 0\n\nOutput (164.9KB) persisted. Artifact ID: cmd-1760000000000.txt\n\nPreview:\nhead\n\nUse read_command_output tool to view full output if needed.")", 2000) +
+                 "]");
+  EXPECT_EQ(h.rows.str(0, "output_artifact"), "cmd-1760000000000.txt");
+  EXPECT_EQ(h.rows.rows[0]["exit_code"].GetInt(), 0);
+
+  ParserHarness f;
+  MemoryBytes bytes("line 1\nline 2\n\xff\n");
+  HashingStream in(bytes);
+  parse_command_output(in, f.ctx("cmd-1760000000000.txt"));
+  ASSERT_EQ(f.rows.rows.size(), 1u);
+  EXPECT_EQ(f.rows.str(0, "kind"), "command_output");
+  EXPECT_EQ(f.rows.str(0, "output_artifact"), "cmd-1760000000000.txt");
+  EXPECT_EQ(f.rows.str(0, "execution_id"), "1760000000000");
+  EXPECT_EQ(f.rows.str(0, "time_source"), "command_output.execution_id");
+  EXPECT_EQ(f.rows.str(0, "time_utc"), "2025-10-09T08:53:20.000Z");
+  EXPECT_EQ(f.rows.str(0, "text"), "line 1\nline 2\n\xEF\xBF\xBD\n");  // invalid UTF-8 → U+FFFD, nothing lost
+}
+
+// seed 000 Fixtures: the denial and approval-with-feedback results, worded as seed 000 Permission rows.
+TEST(PermissionRows, ApiStatusResultsGiveDecisionRows_seed000) {
+  ParserHarness h;
+  run_api(h, R"([{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01B","name":"write_to_file","input":{"path":"conftest.py","content":"x"}},{"type":"tool_use","id":"toolu_01C","name":"execute_command","input":{"command":"pytest"}}],"ts":1760000004000},)"
+             R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01B","content":"{\"status\":\"denied\",\"feedback\":\"leave conftest alone\"}"},{"type":"tool_result","tool_use_id":"toolu_01C","content":"{\"status\":\"approved\",\"feedback\":\"ok\"}\n\nCommand executed in terminal within working directory '/w'. Exit code: 0\nOutput:\n[pytest]"}],"ts":1760000005000}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"file_edit", "tool_result", "permission_decision", "command",
+                                                "tool_result", "permission_decision"}));
+  EXPECT_EQ(h.rows.str(0, "outcome"), "denied");
+  EXPECT_EQ(h.rows.str(2, "text"), "permission decision: denied feedback=leave conftest alone");
+  EXPECT_EQ(h.rows.str(2, "tool_use_id"), "toolu_01B");
+  EXPECT_EQ(h.rows.str(2, "tool_name"), "write_to_file");
+  EXPECT_EQ(h.rows.str(2, "decision"), "denied");
+  EXPECT_EQ(h.rows.str(5, "text"), "permission decision: approved feedback=ok");
+  // The approval JSON opens the result; the command's own status follows it (roo-format.md §3.4).
+  EXPECT_EQ(h.rows.rows[3]["exit_code"].GetInt(), 0);
+  EXPECT_EQ(h.rows.str(4, "result_status"), "approved");
+}
+
+// seed 000 Permission rows: a ui tool ask with isAnswered:true; seed 002: an ask without it is a request only.
+TEST(PermissionRows, UiAnsweredAskIsAnApprovalUnansweredIsARequestOnly_seed000_seed002) {
+  ParserHarness h;
+  run_ui(h, R"([{"ts":1760000002000,"type":"ask","ask":"tool","text":"{\"tool\":\"appliedDiff\",\"path\":\"src/util.py\",\"diff\":\"-old\\n+new\"}","isAnswered":true},)"
+            R"({"ts":1760000003000,"type":"ask","ask":"use_mcp_server","text":"{\"type\":\"use_mcp_tool\",\"serverName\":\"github\",\"toolName\":\"create_issue\"}"}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"approval_request", "permission_decision", "approval_request"}));
+  EXPECT_EQ(h.rows.str(0, "tool_name"), "appliedDiff");
+  EXPECT_EQ(h.rows.str(0, "file_path_resolved"), "/home/alice/proj/src/util.py");
+  EXPECT_EQ(h.rows.str(1, "text"), "permission decision: approved isAnswered=true");
+  EXPECT_EQ(h.rows.str(1, "tool_use_id"), "1760000002000");  // the ask's ts
+  EXPECT_EQ(h.rows.str(1, "decided_by"), "user_or_auto");
+  EXPECT_EQ(h.rows.str(2, "mcp_server"), "github");
+  EXPECT_FALSE(h.rows.rows[2].HasMember("is_answered"));
+}
+
+// seed 001: edits keep both sides and a sha256 of each; paths resolve against the workspace.
+TEST(EditRows, ApplyDiffBlocksAndPatchFilesBecomeFileEditRows_seed001) {
+  ParserHarness h;
+  const std::string diff =
+      R"(<<<<<<< SEARCH\n:start_line:3\n-------\nold a\n=======\nnew a\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nold b\n=======\nnew b\n>>>>>>> REPLACE)";
+  const std::string patch =
+      R"(*** Begin Patch\n*** Add File: docs/new.md\n+hello\n*** Update File: src/x.py\n@@\n-a = 1\n+a = 2\n*** End Patch)";
+  run_api(h, "[" + call("e1", "apply_diff", R"({"path":"src/y.py","diff":")" + diff + R"("})", 1000) + "," +
+                 call("e2", "apply_patch", R"({"patch":")" + patch + R"("})", 1000) + "]");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"file_edit", "file_edit", "file_edit"}));
+  EXPECT_EQ(h.rows.str(0, "file_path"), "src/y.py");
+  EXPECT_EQ(h.rows.str(0, "file_path_resolved"), "/home/alice/proj/src/y.py");
+  EXPECT_EQ(h.rows.str(0, "edit_form"), "search_replace_blocks");
+  ASSERT_EQ(h.rows.rows[0]["hunks"].Size(), 2u);
+  EXPECT_STREQ(h.rows.rows[0]["hunks"][0]["old_text"].GetString(), "old a");
+  EXPECT_STREQ(h.rows.rows[0]["hunks"][0]["new_text"].GetString(), "new a");
+  EXPECT_EQ(h.rows.rows[0]["hunks"][0]["start_line"].GetInt(), 3);
+  // sha256("old a"), computed with coreutils: printf 'old a' | sha256sum
+  EXPECT_STREQ(h.rows.rows[0]["hunks"][0]["old_sha256"].GetString(),
+               "eda24220aaabb967c3198b14fad462ab6215f7fac85ae789a90a07e1ad77ec3f");
+  EXPECT_FALSE(h.rows.rows[0].HasMember("old_text"));  // two hunks: the sides are only in hunks
+  EXPECT_FALSE(h.rows.rows[0]["result_recorded"].GetBool());  // the file ended before a result
+  EXPECT_EQ(h.rows.str(1, "file_path"), "docs/new.md");
+  EXPECT_EQ(h.rows.str(1, "edit_form"), "patch_add");
+  EXPECT_EQ(h.rows.src(1)["part_index"].GetInt(), 0);
+  EXPECT_EQ(h.rows.str(2, "file_path"), "src/x.py");
+  EXPECT_EQ(h.rows.src(2)["part_index"].GetInt(), 1);
+  EXPECT_NE(h.rows.str(1, "row_id"), h.rows.str(2, "row_id"));
+}
+
+// roo-format.md §3.3: read_file's legacy files list, here as a JSON string.
+TEST(ReadRows, LegacyFilesStringGivesOneRowPerPath_roo_format_3_3) {
+  ParserHarness h;
+  run_api(h, "[" + call("r1", "read_file", R"({"files":"[{\"path\":\"a.py\",\"line_ranges\":[[1,40]]},{\"path\":\"/abs/b.py\"}]"})", 1000) + "]");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"file_read", "file_read"}));
+  EXPECT_EQ(h.rows.str(0, "line_ranges"), "1-40");
+  EXPECT_EQ(h.rows.str(0, "file_path_resolved"), "/home/alice/proj/a.py");
+  EXPECT_FALSE(h.rows.rows[1].HasMember("file_path_resolved"));  // absolute: nothing to resolve
+}
+
+// seed 001: the path stays as recorded when the task has no workspace.
+TEST(ReadRows, NoWorkspaceKeepsTheRecordedPath_seed001) {
+  EXPECT_EQ(resolve_task_path("loop.go", std::nullopt), std::nullopt);
+  EXPECT_EQ(resolve_task_path("src/a.ts", std::string("c:\\Users\\bob\\app")), "c:\\Users\\bob\\app\\src\\a.ts");
+  EXPECT_EQ(resolve_task_path("./a.ts", std::string("/p/")), "/p/a.ts");
+  EXPECT_EQ(resolve_task_path("C:\\x\\a.ts", std::string("/p")), std::nullopt);
+}
+
+const std::string kXmlTask =
+    R"([{"role":"user","content":[{"type":"text","text":"<task>\nmake it\n</task>"}],"ts":1000},)"
+    R"({"role":"assistant","content":[{"type":"text","text":"<thinking>\nwrite it\n</thinking>\n\n<write_to_file>\n<path>a.html</path>\n<content>\n<div>hi</div>\n</content>\n</write_to_file>\n<read_file>\n<path>b</path>\n</read_file>"}],"ts":2000},)"
+    R"({"role":"user","content":[{"type":"text","text":"[write_to_file for 'a.html'] Result:"},{"type":"text","text":"The user denied this operation and provided the following feedback:\n<feedback>\nuse a span\n</feedback>"},{"type":"text","text":"Tool [read_file] was not executed because a tool has already been used in this message. Only one tool may be used per message."},{"type":"text","text":"<environment_details>\n# Current Mode\n<slug>code</slug>\n<model>m-2</model>\n</environment_details>"}],"ts":3000},)"
+    R"({"role":"assistant","content":[{"type":"text","text":"ok"}],"ts":4000}])";
+
+// seed 001: in a task with no tool_use block, the first XML call of a message is a call; its result comes back as
+// a "[tool] Result:" text; the XML-era denial text is a decision (roo-format.md §4).
+TEST(XmlEra, FirstXmlCallIsACallAndItsDenialADecision_seed001) {
+  ParserHarness h;
+  run_api(h, kXmlTask);
+  // The text after the first call (a second call the client never ran) is still what the model wrote.
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "reasoning", "assistant_message", "file_edit",
+                                                "tool_result", "permission_decision", "tool_result", "environment",
+                                                "assistant_message"}));
+  EXPECT_EQ(h.rows.str(0, "text"), "make it");
+  EXPECT_EQ(h.rows.str(1, "text"), "write it");
+  EXPECT_EQ(h.rows.str(2, "text"), "<read_file>\n<path>b</path>\n</read_file>");
+  EXPECT_EQ(h.rows.str(3, "call_format"), "xml");
+  EXPECT_EQ(h.rows.str(3, "new_text"), "<div>hi</div>");
+  EXPECT_EQ(h.rows.str(3, "outcome"), "denied");
+  EXPECT_FALSE(h.rows.rows[3].HasMember("tool_use_id"));
+  EXPECT_EQ(h.rows.str(4, "tool_name"), "write_to_file");
+  EXPECT_EQ(h.rows.str(5, "text"), "permission decision: denied feedback=use a span");
+  EXPECT_EQ(h.rows.str(6, "skipped"), "not_executed");  // the second call was never run: no call row for it
+  EXPECT_EQ(h.rows.str(8, "model"), "m-2");  // the model the environment block named serves the next request
+  EXPECT_EQ(h.rows.str(8, "model_source"), "environment_details");
+  EXPECT_FALSE(h.rows.rows[3].HasMember("model"));  // before any environment block: no model
+}
+
+// seed 001: in a task with a tool_use block anywhere (here: later), XML in a text is what the model showed.
+TEST(XmlEra, XmlInANativeTaskIsOnlyText_seed001) {
+  ParserHarness h;
+  run_api(h, R"([{"role":"assistant","content":[{"type":"text","text":"Use <execute_command><command>ls</command></execute_command>"}],"ts":1},)" +
+                 call("n1", "list_files", R"({"path":".","recursive":false})", 2) + "]");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"assistant_message", "tool_call"}));
+  EXPECT_EQ(h.rows.str(1, "file_path"), ".");
+}
+
+// roo-format.md §3.2, §3.4: retry prompts, resumptions and subtask injections are not the user's words.
+TEST(UserTurns, ClientTextsAreTypedNotUserWords_roo_format_3_4) {
+  ParserHarness h;
+  run_api(h, R"([{"role":"user","content":[{"type":"text","text":"[ERROR] You did not use a tool in your previous response! Please retry with a tool use."}],"ts":1},)"
+             R"({"role":"user","content":[{"type":"text","text":"[TASK RESUMPTION] This task was interrupted 2 hours ago.\n\nNew instructions for task continuation:\n<user_message>\ngo on\n</user_message>"}],"ts":2},)"
+             R"({"role":"user","content":[{"type":"text","text":"Subtask 019d-child completed.\n\nResult:\ndone"}],"ts":3}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"retry_prompt", "task_resumption", "user_message", "tool_result",
+                                                "subtask_link"}));
+  EXPECT_EQ(h.rows.str(2, "text"), "go on");
+  EXPECT_EQ(h.rows.str(3, "subtask_id"), "019d-child");
+  EXPECT_EQ(h.rows.str(4, "relation"), "completed_by_child");
+  EXPECT_EQ(h.rows.str(4, "linked_session_id"), "019d-child");
+}
+
+// The answer to ask_followup_question is a user row (seed 001); the api question folds the ui followup ask.
+TEST(UserTurns, FollowupAnswerIsAUserRow_seed001) {
+  ParserHarness h;
+  ConversationTexts texts;
+  run_api(h, "[" + call("q1", "ask_followup_question", R"({"question":"Which db?","follow_up":[{"text":"pg","mode":null}]})", 1) +
+                 "," + result("q1", R"("<user_message>\npostgres\n</user_message>")", 2) + "]",
+          &texts);
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"tool_call", "tool_result", "user_message"}));
+  EXPECT_EQ(h.rows.str(0, "question"), "Which db?");
+  EXPECT_STREQ(h.rows.rows[0]["suggestions"][0].GetString(), "pg");
+  EXPECT_EQ(h.rows.str(2, "text"), "postgres");
+  ParserHarness u;
+  run_ui(u, R"([{"ts":1,"type":"ask","ask":"followup","text":"{\"question\":\"Which db?\",\"suggest\":[{\"answer\":\"pg\"}]}","isAnswered":true},{"ts":2,"type":"say","say":"user_feedback","text":"postgres"}])",
+         &texts);
+  EXPECT_TRUE(u.rows.rows.empty());  // both are the api's facts again
+}
+
+// roo-format.md §3.1: condensed messages are kept and marked; the summary is its own row.
+TEST(Condense, HiddenMessagesAreKeptAndMarked_roo_format_3_1) {
+  ParserHarness h;
+  run_api(h, R"([{"role":"user","content":[{"type":"text","text":"old words"}],"ts":1,"condenseParent":"c-1"},)"
+             R"({"role":"user","content":[{"type":"text","text":"## Conversation Summary\nshort"}],"ts":2,"isSummary":true,"condenseId":"c-1"},)"
+             R"({"role":"user","content":"[Sliding window truncation: 4 messages hidden to reduce context]","ts":3,"isTruncationMarker":true,"truncationId":"t-1"}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "condense_summary", "context_truncation"}));
+  EXPECT_EQ(h.rows.str(0, "hidden_by_condense"), "c-1");
+  EXPECT_EQ(h.rows.str(1, "condense_id"), "c-1");
+  EXPECT_EQ(h.rows.str(2, "truncation_id"), "t-1");
+}
+
+// A call whose result never came is written before the report of a cut file, marked result_recorded:false.
+TEST(CallJoin, UnansweredCallComesBeforeTheCutReport) {
+  ParserHarness h;
+  run_api(h, "[" + call("x", "execute_command", R"({"command":"ls"})", 1) + R"(,{"role":"user","cont)");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"command", "parser_error"}));
+  EXPECT_FALSE(h.rows.rows[0]["result_recorded"].GetBool());
+  EXPECT_EQ(h.rows.str(1, "text"), "parser: array cut off after record 1");
+}
+
+// docs/row-contract.md "Typed ui rows": UI-only records each get a kind; unknown kinds stay ui_event.
+TEST(UiRows, UiOnlyRecordsAreTyped) {
+  ParserHarness h;
+  run_ui(h, R"([{"ts":1,"type":"say","say":"checkpoint_saved","text":"0123456789abcdef0123456789abcdef01234567","checkpoint":{"from":"aaa","to":"bbb","suppressMessage":false}},)"
+            R"({"ts":2,"type":"say","say":"condense_context","contextCondense":{"cost":0.02,"prevContextTokens":90000,"newContextTokens":12000,"summary":"sum","condenseId":"c-1"}},)"
+            R"({"ts":3,"type":"ask","ask":"resume_task"},{"ts":4,"type":"say","say":"error","text":"boom"},)"
+            R"({"ts":5,"type":"say","say":"too_many_tools_warning","text":"{\"toolCount\":70,\"serverCount\":3,\"threshold\":60}"},)"
+            R"({"ts":6,"type":"say","say":"brand_new","text":"?"}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"checkpoint", "condense", "task_resumed", "ui_error", "ui_warning",
+                                                "ui_event"}));
+  EXPECT_EQ(h.rows.str(0, "commit_hash"), "0123456789abcdef0123456789abcdef01234567");
+  EXPECT_EQ(h.rows.str(0, "checkpoint_to"), "bbb");
+  EXPECT_EQ(h.rows.rows[1]["prev_context_tokens"].GetInt(), 90000);
+  EXPECT_EQ(h.rows.str(1, "text"), "sum");
+  EXPECT_EQ(h.rows.str(2, "text"), "<absent>");
+  EXPECT_EQ(h.rows.rows[4]["tool_count"].GetInt(), 70);
+  EXPECT_EQ(h.rows.str(5, "ui_kind"), "brand_new");
+}
+
+// roo-format.md §2.10: id formats and the time a UUIDv7 or a 13-digit id embeds.
+TEST(TaskIds, FormatsAndEmbeddedTimes_roo_format_2_10) {
+  TaskIdTime v7 = task_id_time("019cd70b-cb3d-73c1-9a4e-5f0b2d7c8e16");
+  EXPECT_EQ(v7.format, "uuidv7");
+  EXPECT_EQ(v7.ms, 0x019cd70bcb3dLL);
+  EXPECT_EQ(task_id_time("3b9f2c1e-7a4d-4e8b-9c61-5d2f0a8e4b17").format, "uuidv4");
+  EXPECT_EQ(task_id_time("1736934000123").ms, 1736934000123LL);
+  EXPECT_EQ(task_id_time("8f1c2b7e-1").format, "other");
+}
+
+}  // namespace
+}  // namespace roo

@@ -347,6 +347,7 @@ class ApiHistoryParser {
           .set_opt("mode", env->mode_slug)
           .set_opt("mode_name", env->mode_name)
           .set_opt("model", env->model);
+      if (env->model) r.set("model_source", std::string("environment_details"));
     } else {
       r.text = "environment:";
     }

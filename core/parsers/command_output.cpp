@@ -50,6 +50,7 @@ ParseStats parse_command_output(HashingStream& in, const ParseContext& ctx) {
   r.set("output_artifact", name);
   if (over) r.set("truncated_at_bytes", static_cast<int64_t>(text.size()));
   r.text = utf8_valid(text) ? std::move(text) : utf8_sanitize(text);
+  if (ctx.native) r.native = r.text;  // the file is the record
   ctx.sink->emit(std::move(r));
   return stats;
 }

@@ -95,7 +95,6 @@ void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* kn
     row.time_ms = time_ms;
     row.time_source = time_source;
     row.role = "system";
-    row.native.reset();  // the task row carries the record once
   };
   r.text = h.task;
   r.set_opt("task_number", h.number)
@@ -118,17 +117,20 @@ void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* kn
   Row mode = r;  // same source and position; kind, text and fields are replaced below
   ctx.sink->emit(std::move(r));
 
+  mode.fields.clear();
   if (h.mode) {  // seed 000 Mode: "permission mode: <mode>" at the task's ts
-    mode.kind = "permission_mode";
-    mode.fields.clear();
-    at_task_time(mode);
-    mode.text = "permission mode: " + *h.mode;
-    mode.set("mode", *h.mode);
-    ctx.sink->emit(std::move(mode));
+    Row m = mode;
+    m.kind = "permission_mode";
+    at_task_time(m);
+    m.text = "permission mode: " + *h.mode;
+    m.set("mode", *h.mode);
+    ctx.sink->emit(std::move(m));
   }
   int64_t part = 0;
   for (auto& [relation, linked] : subtask_links(h)) {
-    Row link = ctx.row("subtask_link", rec);
+    Row link = mode;  // the task row's source, position and --native record
+    link.kind = "subtask_link";
+    link.fields.clear();
     at_task_time(link);
     link.position.part_index = part++;
     link.text = "subtask link: " + std::string(relation) + " " + linked;

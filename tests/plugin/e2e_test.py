@@ -166,9 +166,10 @@ class E2E(unittest.TestCase):
         rows = read_rows(out)
         linux = expected("linux-ext4")
         self.assert_rows_match(rows[: len(linux)], linux)
-        # The NTFS worker finished one source file (W1's history_item.json: task + identity_conflict) and died.
+        # The NTFS worker finished one source file (W1's history_item.json: task, its permission mode and the
+        # identity conflict) and died.
         ntfs_rows = rows[len(linux):]
-        self.assertEqual([r["kind"] for r in ntfs_rows], ["task", "identity_conflict"])
+        self.assertEqual([r["kind"] for r in ntfs_rows], ["task", "permission_mode", "identity_conflict"])
         self.assertEqual(ntfs_rows[0]["source"]["fs_type"], "ntfs")
         report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
         crashed = [p for p in report["partitions"] if p.get("index") == 5][0]

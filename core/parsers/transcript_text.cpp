@@ -1,1 +1,844 @@
+// What the texts of a transcript are: the user's words, or what the client wrote around them (roo-format.md §3.2,
+// §3.4, §4; seed 001 for the XML era). Pure functions on strings.
+//
+// Every scan moves forward and each search starts where the previous one ended, so the work is linear in the text:
+// transcripts hold messages of megabytes and the fuzzers feed 64 KiB of hostile bytes. The XML reader nests at most
+// four levels (tool → args → file → diff), by construction rather than by input, so no input can deepen recursion.
 #include "core/parsers/transcript_text.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <array>
+#include <cctype>
+#include <limits>
+#include <unordered_map>
+#include <utility>
+
+#include "core/text_util.h"
+
+namespace roo::transcript {
+
+namespace {
+
+constexpr size_t npos = std::string_view::npos;
+
+bool is_space(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string_view ltrim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  return s;
+}
+
+// One line end ("\n" or "\r\n") removed at each side: Roo writes its envelopes as "<tag>\n…\n</tag>" and what is
+// inside (a file's content, a diff, the user's feedback) keeps all its other whitespace (roo-format.md §4).
+std::string_view strip_one_eol(std::string_view s) {
+  if (starts_with(s, "\r\n")) {
+    s.remove_prefix(2);
+  } else if (starts_with(s, "\n")) {
+    s.remove_prefix(1);
+  }
+  if (ends_with(s, "\r\n")) {
+    s.remove_suffix(2);
+  } else if (ends_with(s, "\n")) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+// Exactly what api_history.cpp's strip_one_newline does ("\n" only), so unwrapped words agree byte for byte.
+std::string_view strip_one_newline(std::string_view s) {
+  if (!s.empty() && s.front() == '\n') s.remove_prefix(1);
+  if (!s.empty() && s.back() == '\n') s.remove_suffix(1);
+  return s;
+}
+
+// The same unwrapping as roo::unwrap_user_text (api_history.cpp), kept here so this module stays free of the row
+// machinery: "<task>\n…\n</task>" (first prompt before v3.42.0) or "<user_message>\n…\n</user_message>" when the
+// trimmed text opens with the tag and ends with its close; otherwise the text as recorded (roo-format.md §3.2, §4).
+std::string unwrap_envelope(std::string_view text) {
+  std::string_view t = trim(text);
+  for (auto [open, close] :
+       {std::pair<std::string_view, std::string_view>{"<task>", "</task>"}, {"<user_message>", "</user_message>"}}) {
+    if (starts_with(t, open) && t.size() >= open.size() + close.size() && t.substr(t.size() - close.size()) == close) {
+      return std::string(strip_one_newline(t.substr(open.size(), t.size() - open.size() - close.size())));
+    }
+  }
+  return std::string(text);
+}
+
+// ---- <environment_details> ----
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil): integer arithmetic only,
+// so the epoch milliseconds are exact (no floating point, no time-zone database).
+int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+unsigned days_in_month(int64_t y, unsigned m) {
+  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+  return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
+bool fixed_digits(std::string_view s, size_t pos, size_t n, int64_t& out) {
+  if (pos + n > s.size()) return false;
+  out = 0;
+  for (size_t i = pos; i < pos + n; ++i) {
+    if (!is_digit(s[i])) return false;
+    out = out * 10 + (s[i] - '0');
+  }
+  return true;
+}
+
+// "YYYY-MM-DDTHH:MM:SS[.fff]Z", as Date.prototype.toISOString writes it (getEnvironmentDetails.ts:187), to epoch ms.
+// Only this form is unambiguous: the older local-time form needs a time-zone database to resolve. Four-digit years
+// only (toISOString writes ±YYYYYY outside 0000–9999); an impossible date (month 13, Feb 30) or time is refused.
+std::optional<int64_t> iso_utc_ms(std::string_view s) {
+  int64_t y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
+  if (!fixed_digits(s, 0, 4, y) || s.size() < 20 || s[4] != '-' || !fixed_digits(s, 5, 2, mo) || s[7] != '-' ||
+      !fixed_digits(s, 8, 2, d) || s[10] != 'T' || !fixed_digits(s, 11, 2, h) || s[13] != ':' ||
+      !fixed_digits(s, 14, 2, mi) || s[16] != ':' || !fixed_digits(s, 17, 2, se))
+    return std::nullopt;
+  size_t pos = 19;
+  int64_t ms = 0;
+  if (s[pos] == '.') {
+    ++pos;
+    size_t n = 0;
+    for (; pos < s.size() && is_digit(s[pos]); ++pos, ++n)
+      if (n < 3) ms = ms * 10 + (s[pos] - '0');  // sub-millisecond digits are dropped, as epoch ms cannot hold them
+    if (n == 0) return std::nullopt;
+    for (; n < 3; ++n) ms *= 10;
+  }
+  if (pos + 1 != s.size() || s[pos] != 'Z') return std::nullopt;
+  if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, static_cast<unsigned>(mo)) || h > 23 || mi > 59 || se > 59)
+    return std::nullopt;
+  int64_t days = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+  return ((days * 24 + h) * 60 + mi) * 60000 + se * 1000 + ms;
+}
+
+// "Europe/Berlin, UTC+1:00" (both forms of # Current Time, getEnvironmentDetails.ts:187) → zone and offset. The IANA
+// name holds no ", ", so the last one splits; without an offset part the whole text is the zone.
+void set_zone(std::string_view s, EnvironmentDetails& env) {
+  s = trim(s);
+  size_t comma = s.rfind(", ");
+  if (comma != npos && starts_with(trim(s.substr(comma + 2)), "UTC")) {
+    std::string_view zone = trim(s.substr(0, comma));
+    if (!zone.empty()) env.time_zone = std::string(zone);
+    env.utc_offset = std::string(trim(s.substr(comma + 2)));
+  } else if (!s.empty()) {
+    env.time_zone = std::string(s);
+  }
+}
+
+// Calls f(line, start, next) for each line of s: the line without its "\n" or "\r\n", where it starts, and where
+// the next line starts (s.size() after the last).
+template <typename F>
+void for_each_line(std::string_view s, F f) {
+  size_t pos = 0;
+  while (pos <= s.size()) {
+    size_t nl = s.find('\n', pos);
+    size_t end = nl == npos ? s.size() : nl;
+    std::string_view line = s.substr(pos, end - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    f(line, pos, nl == npos ? s.size() : nl + 1);
+    if (nl == npos) break;
+    pos = nl + 1;
+  }
+}
+
+void parse_time_section(std::string_view sec, EnvironmentDetails& env) {
+  constexpr std::string_view kIso = "Current time in ISO 8601 UTC format:", kZone = "User time zone:";
+  std::optional<std::string_view> other;  // the first other non-empty line: the older local form
+  for_each_line(sec, [&](std::string_view line, size_t, size_t) {
+    std::string_view l = trim(line);
+    if (starts_with(l, kIso)) {
+      env.current_time = std::string(trim(l.substr(kIso.size())));
+    } else if (starts_with(l, kZone)) {
+      set_zone(l.substr(kZone.size()), env);
+    } else if (!l.empty() && !other) {
+      other = l;
+    }
+  });
+  if (!env.current_time && other) {
+    // v3.2x: "3/10/2026, 10:15:02 AM (Europe/Berlin, UTC+1:00)": the local time as recorded (without the zone,
+    // which goes to its own fields); no epoch ms, since turning local time into UTC needs the zone's rules.
+    std::string_view l = *other;
+    size_t paren = l.rfind('(');
+    if (ends_with(l, ")") && paren != npos && !trim(l.substr(0, paren)).empty()) {
+      env.current_time = std::string(trim(l.substr(0, paren)));
+      set_zone(l.substr(paren + 1, l.size() - paren - 2), env);
+    } else {
+      env.current_time = std::string(l);
+    }
+  }
+  if (env.current_time) env.current_time_ms = iso_utc_ms(*env.current_time);
+}
+
+// The trimmed body of the first <tag>…</tag> in s.
+std::optional<std::string> tag_body(std::string_view s, std::string_view open, std::string_view close) {
+  size_t a = s.find(open);
+  if (a == npos) return std::nullopt;
+  size_t b = s.find(close, a + open.size());
+  if (b == npos) return std::nullopt;
+  return std::string(trim(s.substr(a + open.size(), b - a - open.size())));
+}
+
+// ---- XML-era tool calls (roo-format.md §4) ----
+
+// Tool names of the XML protocol and later aliases the model may write as tags (v3.25 src/shared/tools.ts; §3.3).
+constexpr std::array<std::string_view, 24> kXmlTools = {
+    "execute_command",
+    "read_file",
+    "write_to_file",
+    "apply_diff",
+    "insert_content",
+    "search_and_replace",
+    "list_files",
+    "search_files",
+    "list_code_definition_names",
+    "browser_action",
+    "use_mcp_tool",
+    "access_mcp_resource",
+    "ask_followup_question",
+    "attempt_completion",
+    "switch_mode",
+    "new_task",
+    "fetch_instructions",
+    "codebase_search",
+    "update_todo_list",
+    "replace_in_file",
+    "write_file",
+    "run_slash_command",
+    "generate_image",
+    "skill",
+};
+
+bool known_tool(std::string_view name) {
+  for (std::string_view k : kXmlTools)
+    if (k == name) return true;
+  return false;
+}
+
+bool is_ident_start(char c) {
+  return is_alpha(c) || c == '_';
+}
+bool is_ident_char(char c) {
+  return is_alpha(c) || is_digit(c) || c == '_' || c == '-';
+}
+
+struct OpenTag {
+  std::string_view name, attrs;
+  size_t end = 0;  // one past '>'
+  bool self_closing = false;
+};
+
+// Reads an opening tag at t[lt] == '<'. When there is none, *resume is where scanning goes on: past what was
+// looked at (never before lt + 1), so nothing is scanned twice.
+bool read_open_tag(std::string_view t, size_t lt, OpenTag& tag, size_t* resume) {
+  size_t p = lt + 1;
+  if (p >= t.size() || !is_ident_start(t[p])) {
+    *resume = lt + 1;
+    return false;
+  }
+  while (p < t.size() && is_ident_char(t[p])) ++p;
+  tag.name = t.substr(lt + 1, p - lt - 1);
+  if (p < t.size() && t[p] == '>') {
+    tag.end = p + 1;
+    return true;
+  }
+  if (p >= t.size() || !(is_space(t[p]) || t[p] == '/')) {
+    *resume = p;
+    return false;
+  }
+  // Attributes (<suggest mode="code">) run to the next '>'; a '<' first means this was text, not a tag.
+  size_t a = p;
+  while (p < t.size() && t[p] != '>' && t[p] != '<') ++p;
+  if (p >= t.size() || t[p] == '<') {
+    *resume = p;
+    return false;
+  }
+  tag.attrs = t.substr(a, p - a);
+  tag.end = p + 1;
+  if (!tag.attrs.empty() && tag.attrs.back() == '/') {
+    tag.self_closing = true;
+    tag.attrs.remove_suffix(1);
+  }
+  return true;
+}
+
+// The value of attribute `name` in an opening tag's attribute text: mode="code" or mode='code'.
+std::optional<std::string_view> attribute(std::string_view attrs, std::string_view name) {
+  size_t p = 0;
+  while (p < attrs.size()) {
+    while (p < attrs.size() && is_space(attrs[p])) ++p;
+    size_t ns = p;
+    while (p < attrs.size() && !is_space(attrs[p]) && attrs[p] != '=') ++p;
+    std::string_view key = attrs.substr(ns, p - ns);
+    while (p < attrs.size() && is_space(attrs[p])) ++p;
+    if (p >= attrs.size() || attrs[p] != '=') {
+      if (p == ns) ++p;  // a stray character: step over it
+      continue;
+    }
+    ++p;
+    while (p < attrs.size() && is_space(attrs[p])) ++p;
+    std::string_view value;
+    if (p < attrs.size() && (attrs[p] == '"' || attrs[p] == '\'')) {
+      char q = attrs[p++];
+      size_t vs = p;
+      while (p < attrs.size() && attrs[p] != q) ++p;
+      value = attrs.substr(vs, p - vs);
+      if (p < attrs.size()) ++p;
+    } else {
+      size_t vs = p;
+      while (p < attrs.size() && !is_space(attrs[p])) ++p;
+      value = attrs.substr(vs, p - vs);
+    }
+    if (key == name) return value;
+  }
+  return std::nullopt;
+}
+
+// What the children of an element are. The shapes with structure (read_file and apply_diff <args>, <follow_up>)
+// are fixed, which bounds the nesting: tool → args → file → diff.
+enum class Kind { value, tool, read_args, read_file, diff_args, diff_file, diff_block, follow_up };
+
+struct Node {
+  std::string_view name, attrs;
+  size_t vbegin = 0, vend = 0;  // the value's span in the text
+  bool raw = false;             // content/diff text: only one line end trimmed each side
+  Kind kind = Kind::value;
+  std::vector<Node> children;  // for a structured kind
+};
+
+// Reads an XML-era call the way Roo's parseAssistantMessage does, in one forward pass: a parameter ends at the first
+// close of its own tag, except <content> and <diff>, which may hold any text and end at the LAST close before the
+// parent's closing tag (the write_to_file special case of v3.25 parseAssistantMessage.ts). A value whose close never
+// comes runs to the end of the text (a cut message: the call is partial).
+class XmlCallReader {
+ public:
+  XmlCallReader(std::string_view text, std::string_view tool) : t_(text), tool_(tool) {}
+
+  // Reads the children of an element of `kind` named `parent`, from pos to its closing tag at child level. Returns
+  // the position after that tag, or the end of the text with *closed = false.
+  size_t children(Kind kind, std::string_view parent, size_t pos, std::vector<Node>& out, bool* closed) {
+    const std::string close_tag = "</" + std::string(parent) + ">";
+    *closed = false;
+    while (true) {
+      size_t lt = t_.find('<', pos);
+      if (lt == npos) return t_.size();
+      if (t_.compare(lt, close_tag.size(), close_tag) == 0) {
+        *closed = true;
+        return lt + close_tag.size();
+      }
+      OpenTag tag;
+      size_t resume = lt + 1;
+      if (!read_open_tag(t_, lt, tag, &resume)) {
+        pos = resume;  // text between parameters, or a stray closing tag: not a parameter
+        continue;
+      }
+      Node node;
+      node.name = tag.name;
+      node.attrs = tag.attrs;
+      node.vbegin = node.vend = tag.end;
+      if (tag.self_closing) {
+        out.push_back(std::move(node));
+        pos = tag.end;
+        continue;
+      }
+      node.kind = child_kind(kind, tag.name);
+      node.raw = is_raw(kind, tag.name);
+      const std::string child_close = "</" + std::string(tag.name) + ">";
+      if (node.kind != Kind::value) {
+        bool child_closed = false;
+        size_t after = children(node.kind, tag.name, tag.end, node.children, &child_closed);
+        node.vend = child_closed ? after - child_close.size() : t_.size();
+        out.push_back(std::move(node));
+        if (!child_closed) return t_.size();
+        pos = after;
+        continue;
+      }
+      size_t end = npos;
+      if (node.raw) {
+        size_t parent_close = first_at_or_after(close_tag, tag.end);
+        end = last_in(child_close, tag.end, parent_close == npos ? t_.size() : parent_close);
+      }
+      if (end == npos) end = t_.find(child_close, tag.end);
+      if (end == npos) {
+        node.vend = t_.size();
+        out.push_back(std::move(node));
+        return t_.size();
+      }
+      node.vend = end;
+      out.push_back(std::move(node));
+      pos = end + child_close.size();
+    }
+  }
+
+ private:
+  Kind child_kind(Kind parent, std::string_view child) const {
+    switch (parent) {
+      case Kind::tool:
+        if (child == "args" && tool_ == "read_file") return Kind::read_args;
+        if (child == "args" && tool_ == "apply_diff") return Kind::diff_args;
+        if (child == "follow_up") return Kind::follow_up;
+        return Kind::value;
+      case Kind::read_args:
+        return child == "file" ? Kind::read_file : Kind::value;
+      case Kind::diff_args:
+        return child == "file" ? Kind::diff_file : Kind::value;
+      case Kind::diff_file:
+        return child == "diff" ? Kind::diff_block : Kind::value;
+      default:
+        return Kind::value;
+    }
+  }
+  static bool is_raw(Kind parent, std::string_view child) {
+    return (parent == Kind::tool && (child == "content" || child == "diff")) ||
+           (parent == Kind::diff_block && child == "content");
+  }
+
+  // The first `tag` at or after `from`. Cached per tag: sibling raw values ask for the same parent close again and
+  // again, and a fresh search each time would make many unclosed siblings quadratic.
+  size_t first_at_or_after(const std::string& tag, size_t from) {
+    for (auto& c : first_cache_) {
+      if (c.tag != tag) continue;
+      if (c.from <= from && (c.found == npos || c.found >= from)) return c.found;
+      c.from = from;
+      c.found = t_.find(tag, from);
+      return c.found;
+    }
+    first_cache_.push_back({tag, from, t_.find(tag, from)});
+    return first_cache_.back().found;
+  }
+
+  // The last `tag` wholly inside [lo, hi). Cached per (tag, hi): the last one in [lo0, hi) answers for every
+  // lo >= lo0, so siblings under one parent search that parent's span once.
+  size_t last_in(const std::string& tag, size_t lo, size_t hi) {
+    if (hi < lo) return npos;
+    for (auto& c : last_cache_) {
+      if (c.tag != tag) continue;
+      if (c.hi == hi && c.lo <= lo) return c.found != npos && c.found >= lo ? c.found : npos;
+      c = {tag, lo, hi, search_last(tag, lo, hi)};
+      return c.found;
+    }
+    last_cache_.push_back({tag, lo, hi, search_last(tag, lo, hi)});
+    return last_cache_.back().found;
+  }
+  size_t search_last(const std::string& tag, size_t lo, size_t hi) const {
+    size_t at = t_.substr(lo, hi - lo).rfind(tag);
+    return at == npos ? npos : lo + at;
+  }
+
+  struct FirstCache {
+    std::string tag;
+    size_t from, found;
+  };
+  struct LastCache {
+    std::string tag;
+    size_t lo, hi, found;
+  };
+  std::string_view t_, tool_;
+  std::vector<FirstCache> first_cache_;
+  std::vector<LastCache> last_cache_;
+};
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+// Writes bytes as a JSON string. The Writer escapes quotes, backslashes and control bytes and copies other bytes
+// as they are (no encoding validation), so invalid UTF-8 is kept, not refused; the row writer sanitises it.
+void put_string(JsonWriter& w, std::string_view s) {
+  constexpr size_t kMax = std::numeric_limits<rapidjson::SizeType>::max();
+  if (s.size() > kMax) s = s.substr(0, kMax);
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+std::string_view value_of(std::string_view t, const Node& n) {
+  std::string_view v = t.substr(n.vbegin, n.vend - n.vbegin);
+  return n.raw ? strip_one_eol(v) : trim(v);
+}
+
+// The last child named `name`: Roo keeps the last value of a repeated parameter (params[name] = value).
+const Node* last_child(const Node& n, std::string_view name) {
+  const Node* found = nullptr;
+  for (const Node& c : n.children)
+    if (c.name == name) found = &c;
+  return found;
+}
+
+// read_file / apply_diff <args> as {"files":[…]}; false (nothing written) when it holds no <file>.
+bool write_files(JsonWriter& w, std::string_view t, const Node& args) {
+  bool any = false;
+  for (const Node& f : args.children) any = any || (f.name == "file" && f.kind != Kind::value);
+  if (!any) return false;
+  w.StartArray();
+  for (const Node& f : args.children) {
+    if (f.name != "file" || f.kind == Kind::value) continue;
+    w.StartObject();
+    if (const Node* path = last_child(f, "path")) {
+      w.Key("path");
+      put_string(w, value_of(t, *path));
+    }
+    if (f.kind == Kind::read_file) {
+      // <line_range>1-50</line_range>, zero or more; left out when none (the whole file was read).
+      bool ranges = false;
+      for (const Node& c : f.children) {
+        if (c.name != "line_range") continue;
+        if (!ranges) {
+          w.Key("line_ranges");
+          w.StartArray();
+          ranges = true;
+        }
+        put_string(w, value_of(t, c));
+      }
+      if (ranges) w.EndArray();
+    } else {
+      // v3.2x multi-file apply_diff: <diff><content>…</content><start_line>N</start_line></diff>, one or more.
+      bool diffs = false;
+      for (const Node& d : f.children) {
+        if (d.name != "diff") continue;
+        if (!diffs) {
+          w.Key("diffs");
+          w.StartArray();
+          diffs = true;
+        }
+        w.StartObject();
+        const Node* content = last_child(d, "content");
+        w.Key("content");
+        // A <diff> without <content> holds the diff text itself.
+        put_string(w, content ? value_of(t, *content) : strip_one_eol(t.substr(d.vbegin, d.vend - d.vbegin)));
+        if (const Node* start = last_child(d, "start_line")) {
+          w.Key("start_line");
+          put_string(w, value_of(t, *start));
+        }
+        w.EndObject();
+      }
+      if (diffs) w.EndArray();
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  return true;
+}
+
+// <follow_up><suggest>a</suggest><suggest mode="code">b</suggest></follow_up> as [{"text":"a"},{"text":"b",
+// "mode":"code"}] (v3.25 ask_followup_question); false when it holds no <suggest>.
+bool write_follow_up(JsonWriter& w, std::string_view t, const Node& fu) {
+  bool any = false;
+  for (const Node& s : fu.children) any = any || s.name == "suggest";
+  if (!any) return false;
+  w.StartArray();
+  for (const Node& s : fu.children) {
+    if (s.name != "suggest") continue;
+    w.StartObject();
+    w.Key("text");
+    put_string(w, value_of(t, s));
+    if (auto mode = attribute(s.attrs, "mode")) {
+      w.Key("mode");
+      put_string(w, *mode);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  return true;
+}
+
+// The parameters as one compact JSON object. Each value is written on its own first, so a repeated parameter keeps
+// its first place and its last value, as Roo's params map does.
+std::string params_json(std::string_view t, const std::vector<Node>& params) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  std::unordered_map<std::string, size_t> index;
+  for (const Node& p : params) {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    std::string key(p.name);
+    bool done = false;
+    if (p.kind == Kind::read_args || p.kind == Kind::diff_args) {
+      done = write_files(w, t, p);
+      if (done) key = "files";
+    } else if (p.kind == Kind::follow_up) {
+      done = write_follow_up(w, t, p);
+    }
+    if (!done) put_string(w, value_of(t, p));
+    std::string value(buf.GetString(), buf.GetSize());
+    auto [it, inserted] = index.emplace(key, fields.size());
+    if (inserted) {
+      fields.emplace_back(std::move(key), std::move(value));
+    } else {
+      fields[it->second].second = std::move(value);
+    }
+  }
+  rapidjson::StringBuffer buf;
+  JsonWriter w(buf);
+  w.StartObject();
+  for (const auto& [key, value] : fields) {
+    put_string(w, key);
+    w.RawValue(value.data(), value.size(), rapidjson::kStringType);
+  }
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize());
+}
+
+// ---- User text kinds ----
+
+bool is_snake_identifier(std::string_view s) {
+  if (s.empty() || !((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_')) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || is_digit(c) || c == '_')) return false;
+  return true;
+}
+
+// "[<description>] Result:" at the start of t (v3.25 presentAssistantMessage.ts:236-256), ending the text or its
+// line. The description may span lines (a multi-line command), so the first such "] Result:" ends it.
+bool xml_result_header(std::string_view t, UserText& out) {
+  if (!starts_with(t, "[")) return false;
+  constexpr std::string_view kEnd = "] Result:";
+  for (size_t at = t.find(kEnd, 1); at != npos; at = t.find(kEnd, at + 1)) {
+    std::string_view rest = t.substr(at + kEnd.size());
+    if (!(rest.empty() || starts_with(rest, "\n") || starts_with(rest, "\r\n"))) continue;
+    std::string_view desc = t.substr(1, at - 1);
+    out.kind = UserTextKind::xml_tool_result;
+    out.tool_description = std::string(desc);
+    size_t word_end = 0;
+    while (word_end < desc.size() && !is_space(desc[word_end])) ++word_end;
+    if (is_snake_identifier(desc.substr(0, word_end))) out.tool_name = std::string(desc.substr(0, word_end));
+    out.text = std::string(starts_with(rest, "\r\n") ? rest.substr(2)
+                           : starts_with(rest, "\n") ? rest.substr(1)
+                                                     : rest);
+    return true;
+  }
+  return false;
+}
+
+// "Subtask <id> completed.\n\nResult:\n<summary>" (ClineProvider.ts:3414-3480).
+bool subtask_completed(std::string_view t, UserText& out) {
+  constexpr std::string_view kOpen = "Subtask ", kDone = " completed.", kResult = "Result:";
+  if (!starts_with(t, kOpen)) return false;
+  size_t id_end = kOpen.size();
+  while (id_end < t.size() && !is_space(t[id_end])) ++id_end;
+  std::string_view id = t.substr(kOpen.size(), id_end - kOpen.size());
+  if (id.empty() || t.compare(id_end, kDone.size(), kDone) != 0) return false;
+  std::string_view rest = ltrim(t.substr(id_end + kDone.size()));
+  if (!starts_with(rest, kResult)) return false;
+  rest.remove_prefix(kResult.size());
+  if (starts_with(rest, "\r\n")) {
+    rest.remove_prefix(2);
+  } else if (starts_with(rest, "\n")) {
+    rest.remove_prefix(1);
+  }
+  out.kind = UserTextKind::subtask_completed;
+  out.subtask_id = std::string(id);
+  out.text = std::string(rest);
+  return true;
+}
+
+// "[TASK RESUMPTION] …" with, when the user typed something, "New instructions for task continuation:\n
+// <user_message>\n…\n</user_message>" (v3.25 Task.ts:1178-1184): the instructions are the user's words.
+std::string resumption_text(std::string_view text) {
+  constexpr std::string_view kOpen = "<user_message>", kClose = "</user_message>";
+  size_t a = text.find(kOpen);
+  if (a == npos) return std::string(text);
+  std::string_view inner = text.substr(a + kOpen.size());
+  size_t b = inner.rfind(kClose);  // the last close: the user's own text may hold the tag
+  if (b != npos) inner = inner.substr(0, b);
+  return std::string(strip_one_eol(inner));
+}
+
+// <tag>\n…\n</tag> right after a decision sentence (whitespace between allowed). `last` takes the last close, for
+// texts where the body is all that follows; otherwise the first, since a result may follow the body.
+std::optional<std::string> decision_body(std::string_view rest, std::string_view open, std::string_view close,
+                                         bool last) {
+  rest = ltrim(rest);
+  if (!starts_with(rest, open)) return std::nullopt;
+  rest.remove_prefix(open.size());
+  size_t end = last ? rest.rfind(close) : rest.find(close);
+  if (end != npos) rest = rest.substr(0, end);
+  return std::string(strip_one_eol(rest));
+}
+
+}  // namespace
+
+std::optional<EnvironmentDetails> parse_environment_details(std::string_view text) {
+  constexpr std::string_view kOpen = "<environment_details>", kClose = "</environment_details>";
+  std::string_view t = ltrim(text);
+  if (!starts_with(t, kOpen)) return std::nullopt;
+  std::string_view body = t.substr(kOpen.size());
+  // The last close: terminal output inside the block could hold the tag. A cut block (no close) is read as is.
+  size_t close = body.rfind(kClose);
+  if (close != npos) body = body.substr(0, close);
+
+  // Sections run from a "# " heading to the next (getEnvironmentDetails.ts, roo-format.md §3.4). The last of each
+  // wins: only terminal output, which comes before them, can hold a stray heading; unknown sections are skipped.
+  enum Section { kNone, kTime, kCost, kMode, kOther };
+  std::string_view sections[kOther];
+  bool seen[kOther] = {};
+  Section current = kNone;
+  size_t begin = 0;
+  auto finish = [&](size_t end) {
+    if (current != kNone && current != kOther) {
+      sections[current] = body.substr(begin, end - begin);
+      seen[current] = true;
+    }
+  };
+  EnvironmentDetails env;
+  for_each_line(body, [&](std::string_view line, size_t line_start, size_t next) {
+    if (!starts_with(line, "# ")) return;
+    finish(line_start);
+    begin = next;
+    std::string_view h = trim(line);
+    current = h == "# Current Time" ? kTime : h == "# Current Cost" ? kCost : h == "# Current Mode" ? kMode : kOther;
+    // "# Current Workspace Directory (<cwd>) Files" (getEnvironmentDetails.ts:230); Cline and early Roo wrote
+    // "Working" for "Workspace".
+    for (std::string_view open : {"# Current Workspace Directory (", "# Current Working Directory ("}) {
+      if (starts_with(h, open) && ends_with(h, ") Files") && h.size() >= open.size() + 7)
+        env.workspace_dir = std::string(h.substr(open.size(), h.size() - open.size() - 7));
+    }
+  });
+  finish(body.size());
+
+  if (seen[kTime]) parse_time_section(sections[kTime], env);
+  if (seen[kCost]) {
+    for_each_line(sections[kCost], [&](std::string_view line, size_t, size_t) {
+      if (!env.cost && !trim(line).empty()) env.cost = std::string(trim(line));
+    });
+  }
+  if (seen[kMode]) {
+    // <slug>code</slug>\n<name>💻 Code</name>\n<model>…</model> (getEnvironmentDetails.ts:224-227); <model> is
+    // missing in older versions.
+    env.mode_slug = tag_body(sections[kMode], "<slug>", "</slug>");
+    env.mode_name = tag_body(sections[kMode], "<name>", "</name>");
+    env.model = tag_body(sections[kMode], "<model>", "</model>");
+  }
+  return env;
+}
+
+UserText classify_user_text(std::string_view text) {
+  UserText out;
+  std::string_view t = ltrim(text);
+  // Client-written texts first, by their fixed openings; whatever is left is the user's words.
+  if (starts_with(t, "<environment_details>")) {
+    out.kind = UserTextKind::environment_details;  // roo-format.md §3.2: its own, last block of each user turn
+    out.text = std::string(text);
+    return out;
+  }
+  if (starts_with(t, "[ERROR] You did not use a tool in your previous response!")) {
+    out.kind = UserTextKind::no_tool_retry;  // responses.ts:42-55 (§3.4)
+    out.text = std::string(text);
+    return out;
+  }
+  if (starts_with(t, "[TASK RESUMPTION]")) {
+    out.kind = UserTextKind::task_resumption;  // §4; current form "[TASK RESUMPTION] Resuming task..." (§3.2)
+    out.text = resumption_text(text);
+    return out;
+  }
+  if (starts_with(t, "[Sliding window truncation:")) {
+    out.kind = UserTextKind::truncation_marker;  // context-management/index.ts:112-118 (§3.1)
+    out.text = std::string(text);
+    return out;
+  }
+  if (xml_result_header(t, out)) return out;
+  if (subtask_completed(t, out)) return out;
+  if (starts_with(t, "Tool result:") &&
+      (t.size() == 12 || starts_with(t.substr(12), "\n") || starts_with(t.substr(12), "\r\n"))) {
+    out.kind = UserTextKind::tool_result_text;  // Task.ts:1003-1016 (§3.1)
+    std::string_view rest = t.substr(12);
+    out.text = std::string(starts_with(rest, "\r\n") ? rest.substr(2)
+                           : starts_with(rest, "\n") ? rest.substr(1)
+                                                     : rest);
+    return out;
+  }
+  out.kind = UserTextKind::words;
+  out.text = unwrap_envelope(text);
+  return out;
+}
+
+std::optional<XmlToolCall> first_xml_tool_call(std::string_view text) {
+  constexpr std::string_view kThink = "<thinking>", kThinkEnd = "</thinking>";
+  size_t pos = 0;
+  for (size_t lt = text.find('<'); lt != npos; lt = text.find('<', pos)) {
+    if (text.compare(lt, kThink.size(), kThink) == 0) {
+      // What the model thought is not a call (seed 001); an unclosed thinking block runs to the end.
+      size_t end = text.find(kThinkEnd, lt + kThink.size());
+      if (end == npos) return std::nullopt;
+      pos = end + kThinkEnd.size();
+      continue;
+    }
+    size_t p = lt + 1;
+    while (p < text.size() && is_ident_char(text[p])) ++p;
+    std::string_view name = text.substr(lt + 1, p - lt - 1);
+    if (p < text.size() && text[p] == '>' && known_tool(name)) {
+      // Only the first call counts: the client ran no other (seed 001; presentAssistantMessage.ts:236-256).
+      XmlToolCall call;
+      call.name = std::string(name);
+      call.begin = lt;
+      XmlCallReader reader(text, name);
+      std::vector<Node> params;
+      bool closed = false;
+      call.end = reader.children(Kind::tool, name, p + 1, params, &closed);
+      call.closed = closed;
+      call.input_json = params_json(text, params);
+      return call;
+    }
+    pos = p > lt + 1 ? p : lt + 1;  // unknown tags are text
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> thinking_blocks(std::string_view text) {
+  constexpr std::string_view kOpen = "<thinking>", kClose = "</thinking>";
+  std::vector<std::string> out;
+  for (size_t at = text.find(kOpen); at != npos; at = text.find(kOpen, at)) {
+    size_t body = at + kOpen.size();
+    size_t end = text.find(kClose, body);
+    if (end == npos) {
+      out.emplace_back(strip_one_eol(text.substr(body)));  // cut message: the rest is still thinking
+      break;
+    }
+    out.emplace_back(strip_one_eol(text.substr(body, end - body)));
+    at = end + kClose.size();
+  }
+  return out;
+}
+
+std::optional<XmlDecision> parse_xml_decision(std::string_view result_text) {
+  // v3.25 responses.ts:8-16 (roo-format.md §4). The longer sentences are tried before their prefix.
+  constexpr std::string_view kDeniedFb = "The user denied this operation and provided the following feedback:";
+  constexpr std::string_view kApprovedFb = "The user approved this operation and provided the following context:";
+  constexpr std::string_view kDenied = "The user denied this operation.";
+  constexpr std::string_view kError = "The tool execution failed with the following error:";
+  std::string_view t = ltrim(result_text);
+  XmlDecision d;
+  if (starts_with(t, kDeniedFb)) {
+    d.status = "denied";
+    d.feedback = decision_body(t.substr(kDeniedFb.size()), "<feedback>", "</feedback>", /*last=*/true);
+  } else if (starts_with(t, kApprovedFb)) {
+    d.status = "approved";  // the tool's own result may follow the feedback block
+    d.feedback = decision_body(t.substr(kApprovedFb.size()), "<feedback>", "</feedback>", /*last=*/false);
+  } else if (starts_with(t, kDenied)) {
+    d.status = "denied";
+  } else if (starts_with(t, kError)) {
+    d.status = "error";
+    d.error = decision_body(t.substr(kError.size()), "<error>", "</error>", /*last=*/true);
+  } else {
+    return std::nullopt;
+  }
+  return d;
+}
+
+}  // namespace roo::transcript

@@ -1,6 +1,52 @@
+// libFuzzer target for transcript_text: the fuzzer's bytes, as one text, go to every function, and what comes back is
+// checked for the promises the header makes (spans inside the text, input_json a JSON object, epoch ms only with a
+// recorded time). A broken promise traps, so the fuzzer reports it like a crash.
+#include <rapidjson/document.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "core/parsers/transcript_text.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }  // filled in with the module
+namespace {
+
+void check(bool ok) {
+  if (!ok) __builtin_trap();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace roo::transcript;
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+
+  if (auto env = parse_environment_details(text)) {
+    check(!env->current_time_ms ||
+          (env->current_time && !env->current_time->empty() && env->current_time->back() == 'Z'));
+  }
+
+  UserText ut = classify_user_text(text);
+  check(ut.kind != UserTextKind::xml_tool_result || ut.tool_description.has_value());
+  check(ut.kind != UserTextKind::subtask_completed || (ut.subtask_id && !ut.subtask_id->empty()));
+  check(ut.text.size() <= size);
+
+  if (auto call = first_xml_tool_call(text)) {
+    check(call->begin < call->end && call->end <= size);
+    check(!call->closed ||
+          text.substr(call->end - call->name.size() - 3, call->name.size() + 3) == "</" + call->name + ">");
+    check(text[call->begin] == '<');
+    rapidjson::Document doc;
+    doc.Parse(call->input_json.c_str(), call->input_json.size());
+    check(!doc.HasParseError() && doc.IsObject());
+  }
+
+  size_t thought = 0;
+  for (const std::string& t : thinking_blocks(text)) thought += t.size();
+  check(thought <= size);
+
+  if (auto d = parse_xml_decision(text)) {
+    check(d->status == "denied" || d->status == "approved" || d->status == "error");
+  }
+  return 0;
+}

@@ -101,6 +101,31 @@ TEST(PermissionRows, ApiStatusResultsGiveDecisionRows_seed000) {
   EXPECT_EQ(h.rows.str(4, "result_status"), "approved");
 }
 
+// roo-format.md §3.4 (responses.ts:99-111): a denial with images is a block list whose first text block is the
+// JSON; .rooignore blocks are typed, not left as text.
+TEST(PermissionRows, DenialWithImagesAndRooignoreBlock_roo_format_3_4) {
+  ParserHarness h;
+  run_api(h, R"([{"role":"assistant","content":[{"type":"tool_use","id":"d1","name":"execute_command","input":{"command":"rm x"}},{"type":"tool_use","id":"d2","name":"read_file","input":{"path":".env"}}],"ts":1},)"
+             R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"d1","content":[{"type":"text","text":"{\"status\":\"denied\",\"feedback\":\"not that\"}"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBO"}}]},)"
+             R"({"type":"tool_result","tool_use_id":"d2","content":"{\"status\":\"error\",\"type\":\"access_denied\",\"message\":\"Access blocked by .rooignore\",\"path\":\".env\",\"suggestion\":\"ask\"}"}],"ts":2}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"command", "tool_result", "permission_decision", "file_read",
+                                                "tool_result"}));
+  EXPECT_EQ(h.rows.str(2, "text"), "permission decision: denied feedback=not that");
+  EXPECT_EQ(h.rows.str(3, "outcome"), "access_denied");
+  EXPECT_EQ(h.rows.str(4, "error_type"), "access_denied");
+  EXPECT_EQ(h.rows.str(4, "blocked_path"), ".env");
+}
+
+// With no api history, the ui's command output belongs to the ui's command (its execution id is the ask's ts).
+TEST(CommandRows, UiOnlyCommandKeepsItsOutput_roo_format_2_7) {
+  ParserHarness h;
+  run_ui(h, R"([{"ts":7,"type":"ask","ask":"command","text":"ls","isAnswered":true},{"ts":8,"type":"ask","ask":"command_output","text":""},{"ts":8,"type":"say","say":"command_output","text":"a.txt"}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"approval_request", "permission_decision", "command",
+                                                "command_output", "command_output"}));
+  EXPECT_EQ(h.rows.str(4, "text"), "a.txt");
+  EXPECT_EQ(h.rows.str(4, "execution_id"), "7");
+}
+
 // seed 000 Permission rows: a ui tool ask with isAnswered:true; seed 002: an ask without it is a request only.
 TEST(PermissionRows, UiAnsweredAskIsAnApprovalUnansweredIsARequestOnly_seed000_seed002) {
   ParserHarness h;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +17,8 @@ namespace roo::tools {
 // ---- execute_command results (roo-format.md §3.4, ExecuteCommandTool.ts; seed 001 exit codes) ----
 struct CommandOutcome {
   // exited | signal | exit_code_undefined | still_running | backgrounded | timeout | bad_cwd |
-  // shell_integration_error | unrecognised
+  // shell_integration_error | unrecognised, and two more: cancelled ("The command was cancelled by the user.",
+  // ExecuteCommandTool.ts) and exited_code_not_reported (Cline heritage "Command executed." texts, which name no code).
   std::string status;
   std::optional<int64_t> exit_code;           // only when the text states a number ("Exit code: N")
   std::optional<std::string> signal;          // "SIGKILL" from "Process terminated by signal SIGKILL"
@@ -78,9 +80,12 @@ struct FileEdit {
 // (search/replace; use_regex → regex_replace with no sides; legacy operations[] → one hunk each; or edit's
 // file_path/old_string/new_string, since it is edit's alias), edit / search_replace / edit_file
 // (file_path, old_string, new_string; replace_all; expected_replacements), write_to_file / write_file (content),
-// insert_content (content, line), apply_patch (patch body; one entry per file, its -/+ lines as one hunk's sides).
+// insert_content (content, line), apply_patch (patch body; one entry per file, one hunk per @@ section whose old side
+// is its context and - lines and whose new side is its context and + lines, so each side is a contiguous span).
 // Empty for any other tool or a call whose input lacks the path.
 std::vector<FileEdit> file_edits(std::string_view tool_name, const rapidjson::Value& input);
+// The tool names file_edits understands (for callers and the fuzzer).
+std::span<const std::string_view> edit_tool_names();
 
 // ---- Reads ----
 struct FileRead {
@@ -92,6 +97,8 @@ struct FileRead {
 // read_file in the new form ({path, mode, offset, limit}) and the legacy files:[{path, line_ranges}] form, also
 // when `files` is a JSON string (NativeToolCallParser.ts:331-365). One entry per path. Empty for other tools.
 std::vector<FileRead> file_reads(std::string_view tool_name, const rapidjson::Value& input);
+// The tool names file_reads understands.
+std::span<const std::string_view> read_tool_names();
 
 // ---- Names ----
 struct McpName {

@@ -154,7 +154,10 @@ std::string row_id(const Row& row) {
   key += '\x1f';
   key += row.kind;
   // Added with part rows; appended only when set so the ids of every other row stay what they were.
-  if (row.position.part_index) key += '\x1f' + std::to_string(*row.position.part_index);
+  if (row.position.part_index) {
+    key += '\x1f';
+    key += std::to_string(*row.position.part_index);
+  }
   return sha256_hex(key).substr(0, 32);
 }
 

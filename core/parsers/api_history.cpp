@@ -161,9 +161,7 @@ class ApiHistoryParser {
     if (get_bool(msg, "isSummary") == std::optional<bool>(true)) {
       condense_summary(content);
     } else if (get_bool(msg, "isTruncationMarker") == std::optional<bool>(true)) {
-      Row r = base("context_truncation", std::nullopt);
-      r.role = "system";
-      r.text = content ? result_text(content) : std::nullopt;
+      Row r = base("context_truncation", std::nullopt, "system", content ? result_text(content) : std::nullopt);
       r.set_opt("truncation_id", get_string(msg, "truncationId"));
       emit(std::move(r));
     } else if (content && content->IsString()) {
@@ -208,6 +206,12 @@ class ApiHistoryParser {
     if (truncation_parent_) r.set("hidden_by_truncation", *truncation_parent_);
     return r;
   }
+  Row base(const char* kind, std::optional<int64_t> sub, const char* role, std::optional<std::string> text) {
+    Row r = base(kind, sub);
+    r.role = role;
+    r.text = std::move(text);
+    return r;
+  }
   // An assistant-side row: the model the last <environment_details> named served it.
   Row assistant_row(const char* kind, std::optional<int64_t> sub) {
     Row r = base(kind, sub);
@@ -232,18 +236,14 @@ class ApiHistoryParser {
     // Not the user's words either: the XML era's one-tool-per-message and rejection notices are results.
     if (auto name = one_tool_per_message_name(text)) {
       finish_xml_result();
-      Row r = base("tool_result", sub);
-      r.role = "tool";
-      r.text = std::string(text);
+      Row r = base("tool_result", sub, "tool", std::string(text));
       r.set("tool_name", *name).set("result_format", std::string("xml")).set("skipped", std::string("not_executed"));
       emit(std::move(r));
       return;
     }
     if (auto skipped = tools::parse_skipped_tool(text)) {
       finish_xml_result();
-      Row r = base("tool_result", sub);
-      r.role = "tool";
-      r.text = std::string(text);
+      Row r = base("tool_result", sub, "tool", std::string(text));
       r.set("result_format", std::string("xml")).set("skipped", skipped->reason);
       emit(std::move(r));
       return;
@@ -258,9 +258,7 @@ class ApiHistoryParser {
     finish_xml_result();
     switch (ut.kind) {
       case UserTextKind::words: {
-        Row r = base("user_message", sub);
-        r.role = "user";
-        r.text = ut.text;
+        Row r = base("user_message", sub, "user", ut.text);
         remember(*r.text);
         if (texts_) remember_embedded(text, *texts_);
         emit(std::move(r));
@@ -270,32 +268,24 @@ class ApiHistoryParser {
         environment(text, sub);
         return;
       case UserTextKind::no_tool_retry: {
-        Row r = base("retry_prompt", sub);
-        r.role = "system";
-        r.text = std::string(text);
+        Row r = base("retry_prompt", sub, "system", std::string(text));
         emit(std::move(r));
         return;
       }
       case UserTextKind::task_resumption: {
-        Row r = base("task_resumption", sub);
-        r.role = "system";
-        r.text = std::string(text);
+        Row r = base("task_resumption", sub, "system", std::string(text));
         const bool has_instructions = ut.text != text;
         r.set("has_user_instructions", has_instructions);
         emit(std::move(r));
         if (has_instructions) {
-          Row words = base("user_message", sub);
-          words.role = "user";
-          words.text = ut.text;
+          Row words = base("user_message", sub, "user", ut.text);
           remember(*words.text);
           emit(std::move(words));
         }
         return;
       }
       case UserTextKind::xml_tool_result: {
-        Row r = base("tool_result", sub);
-        r.role = "tool";
-        r.text = ut.text;
+        Row r = base("tool_result", sub, "tool", ut.text);
         r.set_opt("tool_name", ut.tool_name)
             .set_opt("tool_description", ut.tool_description)
             .set("result_format", std::string("xml"));
@@ -303,26 +293,20 @@ class ApiHistoryParser {
         return;
       }
       case UserTextKind::subtask_completed: {
-        Row r = base("tool_result", sub);
-        r.role = "tool";
-        r.text = std::string(text);
+        Row r = base("tool_result", sub, "tool", std::string(text));
         r.set("result_format", std::string("text")).set_opt("subtask_id", ut.subtask_id);
         emit(std::move(r));
         if (ut.subtask_id) subtask_completed(*ut.subtask_id, sub);
         return;
       }
       case UserTextKind::tool_result_text: {
-        Row r = base("tool_result", sub);
-        r.role = "tool";
-        r.text = ut.text;
+        Row r = base("tool_result", sub, "tool", ut.text);
         r.set("result_format", std::string("text"));
         emit(std::move(r));
         return;
       }
       case UserTextKind::truncation_marker: {
-        Row r = base("context_truncation", sub);
-        r.role = "system";
-        r.text = std::string(text);
+        Row r = base("context_truncation", sub, "system", std::string(text));
         emit(std::move(r));
         return;
       }
@@ -511,12 +495,8 @@ class ApiHistoryParser {
       hunks += to_json_text(o);
     }
     hunks += ']';
-    r.set("hunks", RawJson{std::move(hunks)});
-    if (e.hunks.size() == 1) {
-      const tools::EditHunk& h = e.hunks[0];
-      if (h.old_text) r.set("old_text", *h.old_text).set("old_sha256", sha256_hex(*h.old_text));
-      if (h.new_text) r.set("new_text", *h.new_text).set("new_sha256", sha256_hex(*h.new_text));
-    }
+    // The sides are written once, in hunks: the input (tool_input) already holds them a second time.
+    r.set("hunks", RawJson{std::move(hunks)}).set("hunk_count", static_cast<int64_t>(e.hunks.size()));
     r.set_opt("replace_all", e.replace_all)
         .set_opt("expected_replacements", e.expected_replacements)
         .set_opt("move_to", e.move_to);
@@ -578,9 +558,7 @@ class ApiHistoryParser {
     auto id = get_string(block, "tool_use_id");
     auto is_error = get_bool(block, "is_error");
     auto text = result_text(member(block, "content"));
-    Row r = base("tool_result", sub);
-    r.role = "tool";
-    r.text = text;
+    Row r = base("tool_result", sub, "tool", text);
     r.set_opt("tool_use_id", id);
     std::optional<PendingCall> call = take_pending(id);
     if (call) r.set("tool_name", call->tool_name);
@@ -749,9 +727,7 @@ class ApiHistoryParser {
 
   // ---- other blocks ----
   void subtask_completed(const std::string& child, std::optional<int64_t> sub) {
-    Row link = base("subtask_link", sub);
-    link.role = "system";
-    link.text = "subtask link: completed_by_child " + child;
+    Row link = base("subtask_link", sub, "system", "subtask link: completed_by_child " + child);
     link.set("relation", std::string("completed_by_child"))
         .set("linked_session_id", child)
         .set("known_from", std::string("new_task_result"));
@@ -759,9 +735,7 @@ class ApiHistoryParser {
   }
 
   void condense_summary(const rapidjson::Value* content) {
-    Row r = base("condense_summary", std::nullopt);
-    r.role = "system";
-    r.text = content ? result_text(content) : std::nullopt;
+    Row r = base("condense_summary", std::nullopt, "system", content ? result_text(content) : std::nullopt);
     r.set_opt("condense_id", get_string(rec_->doc, "condenseId"));
     if (r.text) remember(*r.text);
     emit(std::move(r));

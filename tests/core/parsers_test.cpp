@@ -10,18 +10,8 @@ namespace {
 
 using test::MemoryBytes;
 using test::ParserHarness;
-
-ParseStats run_api(ParserHarness& h, const std::string& bytes) {
-  MemoryBytes src(bytes);
-  HashingStream in(src);
-  return parse_api_history(in, h.ctx("api_conversation_history.json"));
-}
-
-ParseStats run_ui(ParserHarness& h, const std::string& bytes, const ConversationTexts* api_texts) {
-  MemoryBytes src(bytes);
-  HashingStream in(src);
-  return parse_ui_messages(in, h.ctx("ui_messages.json"), api_texts);
-}
+using test::run_api;
+using test::run_ui;
 
 TEST(ApiHistory, UserTurnUnwrapsEnvelopeAndSkipsEnvironmentDetails) {
   ParserHarness h;

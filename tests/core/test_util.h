@@ -67,4 +67,16 @@ struct ParserHarness {
   }
 };
 
+// Runs the api / ui parser of a harness on literal bytes.
+inline ParseStats run_api(ParserHarness& h, const std::string& bytes, ConversationTexts* texts = nullptr) {
+  MemoryBytes src(bytes);
+  HashingStream in(src);
+  return parse_api_history(in, h.ctx("api_conversation_history.json"), texts);
+}
+inline ParseStats run_ui(ParserHarness& h, const std::string& bytes, const ConversationTexts* api = nullptr) {
+  MemoryBytes src(bytes);
+  HashingStream in(src);
+  return parse_ui_messages(in, h.ctx("ui_messages.json"), api);
+}
+
 }  // namespace roo::test

@@ -11,18 +11,8 @@ namespace {
 
 using test::MemoryBytes;
 using test::ParserHarness;
-
-void run_api(ParserHarness& h, const std::string& bytes, ConversationTexts* texts = nullptr) {
-  MemoryBytes src(bytes);
-  HashingStream in(src);
-  parse_api_history(in, h.ctx("api_conversation_history.json"), texts);
-}
-
-void run_ui(ParserHarness& h, const std::string& bytes, const ConversationTexts* api = nullptr) {
-  MemoryBytes src(bytes);
-  HashingStream in(src);
-  parse_ui_messages(in, h.ctx("ui_messages.json"), api);
-}
+using test::run_api;
+using test::run_ui;
 
 std::string call(const std::string& id, const std::string& name, const std::string& input, int64_t ts) {
   return R"({"role":"assistant","content":[{"type":"tool_use","id":")" + id + R"(","name":")" + name +
@@ -161,7 +151,8 @@ TEST(EditRows, ApplyDiffBlocksAndPatchFilesBecomeFileEditRows_seed001) {
   // sha256("old a"), computed with coreutils: printf 'old a' | sha256sum
   EXPECT_STREQ(h.rows.rows[0]["hunks"][0]["old_sha256"].GetString(),
                "eda24220aaabb967c3198b14fad462ab6215f7fac85ae789a90a07e1ad77ec3f");
-  EXPECT_FALSE(h.rows.rows[0].HasMember("old_text"));  // two hunks: the sides are only in hunks
+  EXPECT_EQ(h.rows.rows[0]["hunk_count"].GetInt(), 2);
+  EXPECT_FALSE(h.rows.rows[0].HasMember("old_text"));  // the sides are only in hunks
   EXPECT_FALSE(h.rows.rows[0]["result_recorded"].GetBool());  // the file ended before a result
   EXPECT_EQ(h.rows.str(1, "file_path"), "docs/new.md");
   EXPECT_EQ(h.rows.str(1, "edit_form"), "patch_add");
@@ -208,7 +199,8 @@ TEST(XmlEra, FirstXmlCallIsACallAndItsDenialADecision_seed001) {
   EXPECT_EQ(h.rows.str(1, "text"), "write it");
   EXPECT_EQ(h.rows.str(2, "text"), "<read_file>\n<path>b</path>\n</read_file>");
   EXPECT_EQ(h.rows.str(3, "call_format"), "xml");
-  EXPECT_EQ(h.rows.str(3, "new_text"), "<div>hi</div>");
+  EXPECT_STREQ(h.rows.rows[3]["hunks"][0]["new_text"].GetString(), "<div>hi</div>");
+  EXPECT_FALSE(h.rows.rows[3]["hunks"][0].HasMember("old_text"));  // write_to_file records the written side only
   EXPECT_EQ(h.rows.str(3, "outcome"), "denied");
   EXPECT_FALSE(h.rows.rows[3].HasMember("tool_use_id"));
   EXPECT_EQ(h.rows.str(4, "tool_name"), "write_to_file");

@@ -148,6 +148,7 @@ class ApiHistoryParser {
     const rapidjson::Value& msg = rec.doc;
     ts_ = get_int(msg, "ts");
     if (ts_ && !first_ts) first_ts = ts_;
+    xml_call_taken_ = false;  // one XML call per message (seed 001)
     condense_parent_ = get_string(msg, "condenseParent");
     truncation_parent_ = get_string(msg, "truncationParent");
     auto role = get_string(msg, "role");
@@ -167,7 +168,6 @@ class ApiHistoryParser {
     } else if (content && content->IsString()) {
       text_block(*role, std::string_view(content->GetString(), content->GetStringLength()), std::nullopt);
     } else if (content && content->IsArray()) {
-      xml_call_taken_ = false;
       int64_t i = 0;
       for (const auto& block : content->GetArray()) {
         auto type = get_string(block, "type");

@@ -272,6 +272,7 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
       auto it = td.files.find(kind);
       if (it == td.files.end()) continue;
       OpenSource src(fs, it->second, &id, out, report, native, "api_history");
+      src.ctx.task_dirs = &task_dirs;
       if (HashingStream* in = src.stream()) {
         ConversationTexts texts;
         ParseStats s = parse_api_history(*in, src.ctx, &texts);

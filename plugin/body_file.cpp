@@ -60,7 +60,19 @@ std::optional<std::string> body_line_for_row(const Row& row) {
   std::string inode = "0";
   if (row.source) {
     if (row.source->file.inode) inode = std::to_string(*row.source->file.inode);
-    name += " (" + row.source->file.path + ")";
+    // The record's position makes each line unique (mactime folds identical lines, and two approvals can share a
+    // second) and lets the examiner find the record: "#<record>[.<block>][.<part>]".
+    name += " (" + row.source->file.path;
+    if (row.position.record_index) {
+      name += " #";
+      name += std::to_string(*row.position.record_index);
+      for (const auto& part : {row.position.sub_index, row.position.part_index})
+        if (part) {
+          name += '.';
+          name += std::to_string(*part);
+        }
+    }
+    name += ")";
   }
   // MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime
   const std::string t = std::to_string(secs);

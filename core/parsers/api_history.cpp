@@ -4,6 +4,8 @@
 // is in the next user message, so the outcome can be joined onto it (docs/row-contract.md "Calls").
 #include <rapidjson/document.h>
 
+#include <set>
+
 #include "core/parsers/parsers.h"
 #include "core/parsers/tool_semantics.h"
 #include "core/parsers/transcript_text.h"
@@ -157,7 +159,11 @@ class ApiHistoryParser {
       if (get_string(msg, "type") == std::optional<std::string>("reasoning")) reasoning(msg, std::nullopt);
       return;
     }
-    if (*role == "assistant") flush_unanswered();
+    if (*role == "assistant") {
+      flush_unanswered();
+    } else {
+      flush_unanswered_by(msg);
+    }
     const rapidjson::Value* content = member(msg, "content");
     if (get_bool(msg, "isSummary") == std::optional<bool>(true)) {
       condense_summary(content);
@@ -666,6 +672,9 @@ class ApiHistoryParser {
       if (!tool_name.empty()) d.set("tool_name", tool_name);
       d.set("evidence", std::string(status ? "api.tool_result_status" : "api.xml_decision_text"));
       emit(std::move(d));
+      // seed 001: "any <feedback> typed beside a result" stays the person's words. (A native status JSON's
+      // feedback is a field of the decision, seed 000, and its ui say:"user_feedback" folds into it.)
+      if (xml_decision && feedback) user_words(std::vector<std::string>{*feedback}, sub);
     } else if (!xml_result) {
       if (starts_with(trim(text), "<user_message>")) user_words(std::vector<std::string>{unwrap_user_text(text)}, sub);
     } else if (tool_name == "ask_followup_question" || tool_name == "attempt_completion") {
@@ -712,7 +721,39 @@ class ApiHistoryParser {
   static void edit_join(Row& r, const std::string& text) {
     auto res = tools::parse_edit_result(text);
     if (!res) return;
+    // The result names the file it speaks of; a patch's other files are not described by it.
+    for (auto& [k, v] : r.fields)
+      if (k == "file_path" && res->path && std::holds_alternative<std::string>(v) && std::get<std::string>(v) != *res->path)
+        return;
     r.set_opt("edit_operation", res->operation).set_opt("user_edits", res->user_edits).set_opt("problems", res->problems);
+  }
+
+  // Calls this user message does not answer are written before its rows (docs/row-contract.md "Order"): a
+  // native call is answered by a tool_result with its id, the XML era's one call by a "[tool] Result:" block.
+  void flush_unanswered_by(const rapidjson::Value& msg) {
+    if (pending_.empty()) return;
+    std::set<std::string> answered_ids;
+    bool xml_answered = false;
+    if (const rapidjson::Value* content = member(msg, "content"); content && content->IsArray()) {
+      for (const auto& block : content->GetArray()) {
+        if (auto id = get_string(block, "tool_use_id")) answered_ids.insert(*id);
+        if (auto t = get_string(block, "text"))
+          xml_answered = xml_answered || transcript::classify_user_text(*t).kind == UserTextKind::xml_tool_result;
+      }
+    }
+    std::vector<PendingCall> still;
+    for (PendingCall& pc : pending_) {
+      const bool answered = pc.tool_use_id ? answered_ids.count(*pc.tool_use_id) > 0 : xml_answered;
+      if (answered) {
+        still.push_back(std::move(pc));
+        continue;
+      }
+      for (Row& r : pc.rows) {
+        r.set("result_recorded", false);
+        emit(std::move(r));
+      }
+    }
+    pending_ = std::move(still);
   }
 
   void flush_unanswered() {
@@ -728,9 +769,9 @@ class ApiHistoryParser {
   // ---- other blocks ----
   void subtask_completed(const std::string& child, std::optional<int64_t> sub) {
     Row link = base("subtask_link", sub, "system", "subtask link: completed_by_child " + child);
-    link.set("relation", std::string("completed_by_child"))
-        .set("linked_session_id", child)
-        .set("known_from", std::string("new_task_result"));
+    link.set("relation", std::string("completed_by_child")).set("linked_session_id", child);
+    if (ctx_.task_dirs) link.set("linked_task_dir_present", ctx_.task_dirs->count(child) > 0);
+    link.set("known_from", std::string("new_task_result"));
     emit(std::move(link));
   }
 

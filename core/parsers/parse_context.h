@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 
 #include "core/json_records.h"
@@ -15,6 +16,8 @@ struct ParseContext {
   std::string file_name;  // for parser_error texts ("ui_messages.json")
   bool native = false;    // copy the verbatim record into rows (--native)
   RowSink* sink = nullptr;
+  // The task directories of the root being read: says whether a linked task's directory is there.
+  const std::set<std::string>* task_dirs = nullptr;
 
   // A row of this source at this record position, with the task's identity.
   Row row(const char* kind, const JsonRecord* rec = nullptr, std::optional<int64_t> sub_index = std::nullopt) const;

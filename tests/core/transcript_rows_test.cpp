@@ -193,8 +193,8 @@ TEST(XmlEra, FirstXmlCallIsACallAndItsDenialADecision_seed001) {
   run_api(h, kXmlTask);
   // The text after the first call (a second call the client never ran) is still what the model wrote.
   ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "reasoning", "assistant_message", "file_edit",
-                                                "tool_result", "permission_decision", "tool_result", "environment",
-                                                "assistant_message"}));
+                                                "tool_result", "permission_decision", "user_message", "tool_result",
+                                                "environment", "assistant_message"}));
   EXPECT_EQ(h.rows.str(0, "text"), "make it");
   EXPECT_EQ(h.rows.str(1, "text"), "write it");
   EXPECT_EQ(h.rows.str(2, "text"), "<read_file>\n<path>b</path>\n</read_file>");
@@ -205,9 +205,10 @@ TEST(XmlEra, FirstXmlCallIsACallAndItsDenialADecision_seed001) {
   EXPECT_FALSE(h.rows.rows[3].HasMember("tool_use_id"));
   EXPECT_EQ(h.rows.str(4, "tool_name"), "write_to_file");
   EXPECT_EQ(h.rows.str(5, "text"), "permission decision: denied feedback=use a span");
-  EXPECT_EQ(h.rows.str(6, "skipped"), "not_executed");  // the second call was never run: no call row for it
-  EXPECT_EQ(h.rows.str(8, "model"), "m-2");  // the model the environment block named serves the next request
-  EXPECT_EQ(h.rows.str(8, "model_source"), "environment_details");
+  EXPECT_EQ(h.rows.str(6, "text"), "use a span");  // seed 001: feedback typed beside a result is the person's
+  EXPECT_EQ(h.rows.str(7, "skipped"), "not_executed");  // the second call was never run: no call row for it
+  EXPECT_EQ(h.rows.str(9, "model"), "m-2");  // the model the environment block named serves the next request
+  EXPECT_EQ(h.rows.str(9, "model_source"), "environment_details");
   EXPECT_FALSE(h.rows.rows[3].HasMember("model"));  // before any environment block: no model
 }
 

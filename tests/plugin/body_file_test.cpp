@@ -22,6 +22,18 @@ struct Fixture {
   }
 };
 
+// Two rows of one kind in the same second differ by their record position, so mactime keeps both lines.
+TEST(BodyFile, RecordPositionKeepsLinesOfTheSameSecondApart) {
+  Fixture f;
+  Row a = f.row("permission_decision", 1760000000100, "permission decision: approved isAnswered=true");
+  Row b = f.row("permission_decision", 1760000000900, "permission decision: approved isAnswered=true");
+  a.position.record_index = 5;
+  b.position.record_index = 6;
+  b.position.sub_index = 1;
+  EXPECT_NE(*body_line_for_row(a), *body_line_for_row(b));
+  EXPECT_NE(body_line_for_row(b)->find("(/h/ui_messages.json #6.1)"), std::string::npos);
+}
+
 // reference/tsk.md §3.1: 11 fields MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime, times in epoch seconds.
 TEST(BodyFile, TimedRowBecomesOneLineWithTheTimeInEveryColumn) {
   Fixture f;

@@ -89,7 +89,7 @@ class E2E(unittest.TestCase):
     def test_demo_image(self):
         out, proc = self.run_tool(images("demo.E01"), quiet=False)
         rows = read_rows(out)
-        self.assert_rows_match(rows, expected("linux-ext4", "windows-ntfs"))
+        self.assert_rows_match(rows, expected("linux-ext4", "transcripts", "windows-ntfs"))
         tree_of = self.demo_partition_offsets(rows)
         self.assert_provenance(rows, "demo.E01", tree_of)
         fs_types = {r["source"]["partition_offset"]: r["source"]["fs_type"] for r in rows}
@@ -107,7 +107,7 @@ class E2E(unittest.TestCase):
     def test_folder_mode(self):
         out, _ = self.run_tool("--dir", os.path.join(REPO, "fixtures", "trees", "linux-ext4"))
         rows = read_rows(out)
-        self.assert_rows_match(rows, expected("linux-ext4"))
+        self.assert_rows_match(rows, expected("linux-ext4", "transcripts"))
         self.assertTrue(all(r["source"]["fs_type"] == "folder" for r in rows))
         self.assertTrue(all(r["source"]["partition_offset"] is None for r in rows))
 
@@ -115,13 +115,13 @@ class E2E(unittest.TestCase):
     def test_split_raw(self):
         out, _ = self.run_tool(images("linux-ext4.raw.001"))
         rows = read_rows(out)
-        self.assert_rows_match(rows, expected("linux-ext4"))
+        self.assert_rows_match(rows, expected("linux-ext4", "transcripts"))
         self.assert_provenance(rows, "linux-ext4.raw.001", {0: "linux-ext4"})
 
     def test_split_e01(self):
         out, _ = self.run_tool(images("demo-split.E01"))
         rows = read_rows(out)
-        self.assert_rows_match(rows, expected("linux-ext4", "windows-ntfs"))
+        self.assert_rows_match(rows, expected("linux-ext4", "transcripts", "windows-ntfs"))
         self.assert_provenance(rows, "demo-split.E01", self.demo_partition_offsets(rows))
         report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
         self.assertGreaterEqual(len(report["evidence"]["segments"]), 2)
@@ -164,7 +164,7 @@ class E2E(unittest.TestCase):
         proc = subprocess.run([BINARY, images("demo.E01"), "-o", out], capture_output=True, text=True, env=env)
         self.assertEqual(proc.returncode, 5, proc.stderr)
         rows = read_rows(out)
-        linux = expected("linux-ext4")
+        linux = expected("linux-ext4", "transcripts")
         self.assert_rows_match(rows[: len(linux)], linux)
         # The NTFS worker finished one source file (W1's history_item.json: task, its permission mode and the
         # identity conflict) and died.

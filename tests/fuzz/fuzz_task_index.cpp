@@ -5,7 +5,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const roo::IndexEntry& e : roo::parse_task_index(in, ctx)) {
       roo::JsonRecord pos;
       pos.index = e.record_index;
-      roo::emit_task_row(e.item, ctx, "index", false, &pos);
+      roo::emit_task_row(e.item, ctx, "index", false, &pos, {});
     }
   });
 }

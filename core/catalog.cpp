@@ -70,7 +70,57 @@ std::vector<RootPattern> build_roots() {
   return roots;
 }
 
+std::vector<StorePattern> build_stores() {
+  std::vector<StorePattern> stores;
+  auto add = [&](std::string surface, std::vector<std::string> segs, StoreKind kind) {
+    stores.push_back({std::move(surface), std::move(segs), kind});
+  };
+  for (const Host& host : kHosts) {
+    for (const auto& base : kUserDataBases) {
+      std::vector<std::string> user = base;
+      user.emplace_back(host.product);
+      user.emplace_back("User");
+      auto under = [&](std::initializer_list<const char*> rest) {
+        std::vector<std::string> segs = user;
+        for (const char* s : rest) segs.emplace_back(s);
+        return segs;
+      };
+      // The editor's own state databases (microsoft/vscode extensionStorage.ts; roo-format.md §7).
+      add(host.surface, under({"settings.json"}), StoreKind::host_settings);
+      add(host.surface, under({"globalStorage", "state.vscdb"}), StoreKind::global_state_db);
+      add(host.surface, under({"profiles", "*", "globalStorage", "state.vscdb"}), StoreKind::global_state_db);
+      add(host.surface, under({"workspaceStorage", "*", "state.vscdb"}), StoreKind::workspace_state_db);
+      for (const Extension& ext : kExtensions)
+        for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
+          add(ext.surface_override ? ext.surface_override : host.surface,
+              under({"globalStorage", ext.folder, "settings", name}), StoreKind::mcp_settings);
+    }
+  }
+  for (const char* server : {".vscode-server", ".vscode-server-insiders"}) {
+    add("vscode-server", {server, "data", "User", "globalStorage", "state.vscdb"}, StoreKind::global_state_db);
+    add("vscode-server", {server, "data", "User", "workspaceStorage", "*", "state.vscdb"},
+        StoreKind::workspace_state_db);
+    for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
+      add("vscode-server", {server, "data", "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings", name},
+          StoreKind::mcp_settings);
+  }
+  // The CLI's shim and ~/.roo (roo-format.md §1.3, §6).
+  add("cli", {".vscode-mock", "global-storage", "global-state.json"}, StoreKind::global_state_json);
+  add("cli", {".vscode-mock", "global-storage", "secrets.json"}, StoreKind::cli_secrets);
+  add("cli", {".vscode-mock", "global-storage", "settings", "mcp_settings.json"}, StoreKind::mcp_settings);
+  add("cli", {".vscode-mock", "workspace-storage", "*", "workspace-state.json"}, StoreKind::workspace_state_json);
+  add("cli", {".roo", "cli-settings.json"}, StoreKind::cli_settings);
+  add("cli", {".roo", "cli-credentials.json"}, StoreKind::cli_credentials);
+  add("cli", {".roo", "cli-history.json"}, StoreKind::cli_history);  // last: it is compared with every task's words
+  return stores;
+}
+
 }  // namespace
+
+const std::vector<StorePattern>& store_patterns() {
+  static const std::vector<StorePattern> stores = build_stores();
+  return stores;
+}
 
 const std::vector<RootPattern>& root_patterns() {
   static const std::vector<RootPattern> roots = build_roots();

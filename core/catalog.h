@@ -27,6 +27,28 @@ TaskFileKind task_file_kind(std::string_view file_name);
 const std::vector<HomePattern>& home_patterns();
 const std::vector<RootPattern>& root_patterns();
 
+// Roo's files outside the task directories (roo-format.md §1, §6–§8; seed 000 Parser plan), by what reads them.
+enum class StoreKind {
+  global_state_db,     // VS Code User/globalStorage/state.vscdb (also a profile's): the extension's ItemTable row
+  workspace_state_db,  // VS Code User/workspaceStorage/<id>/state.vscdb
+  global_state_json,   // CLI ~/.vscode-mock/global-storage/global-state.json
+  workspace_state_json,  // CLI ~/.vscode-mock/workspace-storage/<hash>/workspace-state.json
+  cli_secrets,         // CLI ~/.vscode-mock/global-storage/secrets.json
+  mcp_settings,        // <root>/settings/mcp_settings.json, legacy cline_mcp_settings.json
+  cli_history,         // ~/.roo/cli-history.json
+  cli_settings,        // ~/.roo/cli-settings.json
+  cli_credentials,     // ~/.roo/cli-credentials.json
+  host_settings,       // an editor's User/settings.json: roo-cline.customStoragePath (roo-format.md §1.2)
+};
+// A store file, relative to a home. "*" in a segment matches every child directory; the last segment is the file
+// name (matched case-insensitively, like every catalog name).
+struct StorePattern {
+  std::string surface;
+  std::vector<std::string> segments;
+  StoreKind kind;
+};
+const std::vector<StorePattern>& store_patterns();
+
 inline constexpr std::string_view kTasksDir = "tasks";
 inline constexpr std::string_view kTaskIndexFile = "_index.json";
 // tasks/<id>/command-output/cmd-<executionId>.txt: a command's whole output when it exceeded the preview

@@ -4,12 +4,12 @@
 #include <set>
 
 #include "core/json_records.h"
+#include "core/open_source.h"
+#include "core/stores.h"
 #include "core/parsers/parsers.h"
 #include "core/text_util.h"
 
 namespace roo {
-
-namespace {
 
 // Allocated children of dir whose name matches (case-insensitively: NTFS, FAT and HFS+ ignore case, and a
 // pattern's case can differ from what the user's system wrote). "*" matches every child directory.
@@ -34,26 +34,6 @@ std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const s
     if (level.empty()) break;
   }
   return level;
-}
-
-}  // namespace
-
-std::vector<RooRoot> find_roots(FileSystemView& fs, std::vector<std::string>* homes) {
-  std::vector<RooRoot> roots;
-  std::set<std::string> seen;  // a home matched by two patterns is searched once
-  const FileMeta top = fs.root();
-  for (const HomePattern& hp : home_patterns()) {
-    for (const FileMeta& home : resolve(fs, top, hp.segments)) {
-      if (homes) homes->push_back(home.path);
-      for (const RootPattern& rp : root_patterns()) {
-        for (FileMeta& dir : resolve(fs, home, rp.segments)) {
-          if (!seen.insert(dir.path).second) continue;
-          roots.push_back({rp.surface, home.name, std::move(dir)});
-        }
-      }
-    }
-  }
-  return roots;
 }
 
 RootContents list_root(FileSystemView& fs, const RooRoot& root) {
@@ -101,61 +81,6 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
 
 namespace {
 
-// One source file being parsed: its provenance, its hashed byte stream, and the context rows are made with.
-class OpenSource {
- public:
-  OpenSource(FileSystemView& fs, const FileMeta& meta, const TaskIdentity* identity, RowSink& out,
-             ScanReport& report, bool native, const char* kind)
-      : out_(out), report_(report) {
-    source_.volume = &fs.volume();
-    source_.file = meta;
-    ctx.identity = identity;
-    ctx.source = &source_;
-    ctx.file_name = meta.name;
-    ctx.native = native;
-    ctx.sink = &out;
-    record_.path = meta.path;
-    record_.kind = kind;
-    bytes_ = fs.open(meta);
-    if (bytes_) {
-      stream_.emplace(*bytes_);
-    } else {
-      ctx.error("parser: " + meta.name + " could not be opened");
-      report.errors.push_back(meta.path + ": could not be opened");
-    }
-  }
-  ~OpenSource() { finish(); }
-  HashingStream* stream() { return stream_ ? &*stream_ : nullptr; }
-  void add_stats(const ParseStats& s) {
-    record_.records += s.records;
-    record_.good_records += s.good_records;
-    record_.errors += s.errors;
-    record_.folded += s.folded;
-  }
-  ParseContext ctx;
-
- private:
-  void finish() {
-    if (stream_) {
-      record_.sha256 = stream_->finish();
-      record_.bytes = stream_->bytes_read();
-      if (!stream_->read_error().empty()) {
-        // The digest of the bytes before a read error is not the file's: null, and the error is reported.
-        record_.sha256.clear();
-        report_.errors.push_back(record_.path + ": " + stream_->read_error());
-      }
-    }
-    out_.end_source(record_.sha256);
-    report_.files.push_back(std::move(record_));
-  }
-  RowSink& out_;
-  ScanReport& report_;
-  SourceRef source_;
-  std::unique_ptr<ByteSource> bytes_;
-  std::optional<HashingStream> stream_;
-  FileParseRecord record_;
-};
-
 // The task's identity fields from its HistoryItem, each falling back to the index entry's when the item lacks it.
 void apply_history(TaskIdentity& id, const HistoryItem* h, const HistoryItem* indexed) {
   auto pick = [&](std::optional<std::string> HistoryItem::*field) {
@@ -191,10 +116,12 @@ bool check_task_id_time(const ParseContext& ctx, std::optional<int64_t> first_ts
 
 }  // namespace
 
-void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report, bool native) {
+std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report,
+                                   const ScanOptions& opts) {
+  const bool native = opts.native;
   RootContents rc = list_root(fs, root);
   report.roots.push_back({root.surface, root.user, root.dir.path, static_cast<int64_t>(rc.tasks.size()),
-                          rc.deleted_names});
+                          rc.deleted_names, root.found_by});
 
   TaskIdentity root_identity{root.surface, root.user, {}, {}, {}, {}};
   std::vector<IndexEntry> index_entries;
@@ -307,11 +234,39 @@ void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanRep
     apply_history(id, nullptr, &e.item);
     emit_from_index(e, id, false);
   }
+  std::set<std::string> known = task_dirs;
+  for (const IndexEntry& e : index_entries)
+    if (e.item.id) known.insert(*e.item.id);
+  return known;
 }
 
-void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, bool native) {
+void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, const ScanOptions& opts) {
   report.root_patterns = static_cast<int64_t>(root_patterns().size());
-  for (const RooRoot& root : find_roots(fs, &report.homes_searched)) process_root(fs, root, out, report, native);
+  std::set<std::string> seen_homes, seen_roots, seen_stores;  // a place matched by two patterns is read once
+  const FileMeta top = fs.root();
+  for (const HomePattern& hp : home_patterns()) {
+    for (const FileMeta& home : resolve(fs, top, hp.segments)) {
+      if (!seen_homes.insert(home.path).second) continue;
+      report.homes_searched.push_back(home.path);
+      HomeTasks tasks;
+      UserWordsCollector collect(out, tasks.user_words);
+      std::vector<RooRoot> roots;
+      for (const RootPattern& rp : root_patterns())
+        for (FileMeta& dir : resolve(fs, home, rp.segments)) roots.push_back({rp.surface, home.name, std::move(dir)});
+      for (RooRoot& custom : custom_storage_roots(fs, home)) roots.push_back(std::move(custom));
+      for (const RooRoot& root : roots)
+        if (seen_roots.insert(root.dir.path).second)
+          tasks.task_ids_by_root[root.dir.path] = process_root(fs, root, collect, report, opts);
+      for (const StorePattern& sp : store_patterns()) {
+        std::vector<std::string> dirs(sp.segments.begin(), sp.segments.end() - 1);
+        for (const FileMeta& dir : resolve(fs, home, dirs))
+          for (const FileMeta& file : children(fs, dir, sp.segments.back(), false)) {
+            if (file.is_dir || !seen_stores.insert(file.path).second) continue;
+            process_store(fs, sp, dir, file, home.name, out, report, opts, tasks);
+          }
+      }
+    }
+  }
   for (const std::string& e : fs.errors()) report.errors.push_back(e);
 }
 

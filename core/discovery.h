@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct RooRoot {
   std::string surface;
   std::optional<std::string> user;  // the home directory's name
   FileMeta dir;
+  std::string found_by = "catalog";  // or "customStoragePath in <settings file>"
 };
 
 struct TaskDir {
@@ -31,9 +33,11 @@ struct RootContents {
   int64_t deleted_names = 0;  // deleted names seen under tasks/ (recovered in a later stage, counted now)
 };
 
-// Every Roo root in the file system, in catalog order: homes (Users/*, home/*, root) × root patterns. The paths of
-// the homes searched are appended to *homes when given.
-std::vector<RooRoot> find_roots(FileSystemView& fs, std::vector<std::string>* homes = nullptr);
+// Allocated children of dir whose name matches pattern case-insensitively (NTFS, FAT and HFS+ ignore case, and a
+// pattern's case can differ from what the user's system wrote); "*" matches every child.
+std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const std::string& pattern, bool dirs_only);
+// Every directory reached by following segments from start.
+std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const std::vector<std::string>& segments);
 
 // The task directories and index of one root.
 RootContents list_root(FileSystemView& fs, const RooRoot& root);
@@ -52,6 +56,7 @@ struct RootRecord {
   std::string path;
   int64_t tasks = 0;
   int64_t deleted_names = 0;
+  std::string found_by;
 };
 struct ScanReport {
   std::vector<std::string> homes_searched;
@@ -61,10 +66,19 @@ struct ScanReport {
   std::vector<std::string> errors;
 };
 
-// Parses every task of a root and writes its rows, file by file, through the writer.
-void process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report, bool native);
+struct ScanOptions {
+  bool native = false;      // copy each record's verbatim text into its rows (--native)
+  std::string scratch_dir;  // a private directory for copies SQLite needs (never beside the evidence); empty: none,
+                            // and state.vscdb files are reported as not read
+};
+
+// Parses every task of a root and writes its rows, file by file, through the writer. Returns the ids of the tasks
+// the root knows (its task directories and its index entries).
+std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report,
+                                   const ScanOptions& opts);
 
 // All of it for one file system: find roots, process each.
-void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, bool native);
+// Home by home: its Roo roots (tasks), then its other stores (settings, credentials, CLI history).
+void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, const ScanOptions& opts = {});
 
 }  // namespace roo

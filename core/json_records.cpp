@@ -405,7 +405,8 @@ std::string to_json_text(const rapidjson::Value& v) {
 namespace roo {
 
 bool contains_json_token(ByteSource& src, uint64_t from, std::string_view word) {
-  const std::string token = "\"" + std::string(word) + "\"";
+  std::string token(1, '"');
+  token.append(word).push_back('"');
   constexpr size_t kChunk = 1 << 20;
   std::vector<char> buf(kChunk + token.size());
   size_t carry = 0;  // bytes kept from the previous chunk so a token across the boundary is found
@@ -427,6 +428,46 @@ bool contains_json_token(ByteSource& src, uint64_t from, std::string_view word) 
     std::memmove(buf.data(), buf.data() + len - keep, keep);
     carry = keep;
   }
+}
+
+}  // namespace roo
+
+namespace roo {
+
+std::string strip_jsonc(std::string_view t) {
+  std::string out;
+  out.reserve(t.size());
+  size_t last_comma = std::string::npos;  // position in out of a comma that may turn out to be trailing
+  for (size_t i = 0; i < t.size();) {
+    const char c = t[i];
+    if (c == '"') {  // copy a string whole, escapes included
+      size_t j = i + 1;
+      while (j < t.size() && t[j] != '"') j += t[j] == '\\' ? 2 : 1;
+      j = std::min(j + 1, t.size());
+      out.append(t.substr(i, j - i));
+      last_comma = std::string::npos;
+      i = j;
+    } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '/') {
+      while (i < t.size() && t[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
+      size_t end = t.find("*/", i + 2);
+      i = end == std::string_view::npos ? t.size() : end + 2;
+    } else if ((c == '}' || c == ']') && last_comma != std::string::npos) {
+      out[last_comma] = ' ';  // a trailing comma
+      last_comma = std::string::npos;
+      out += c;
+      ++i;
+    } else {
+      if (c == ',') {
+        last_comma = out.size();
+      } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+        last_comma = std::string::npos;
+      }
+      out += c;
+      ++i;
+    }
+  }
+  return out;
 }
 
 }  // namespace roo

@@ -117,6 +117,10 @@ bool read_json_document(HashingStream& in, rapidjson::Document& doc, std::string
 // string its quotes would be escaped). Reads in chunks, never the whole file at once; does not hash.
 bool contains_json_token(ByteSource& src, uint64_t from, std::string_view word);
 
+// VS Code's settings.json is JSONC: // and /* */ comments and trailing commas are allowed. Returns the text with
+// them removed (strings untouched), so it parses as JSON; byte offsets are not kept.
+std::string strip_jsonc(std::string_view text);
+
 // Accessors that never throw on a wrong type.
 const rapidjson::Value* member(const rapidjson::Value& obj, const char* name);
 std::optional<std::string> get_string(const rapidjson::Value& obj, const char* name);

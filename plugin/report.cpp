@@ -60,6 +60,7 @@ std::string scan_json(const ScanReport& s) {
     put(w, "path", r.path);
     put(w, "task_dirs", r.tasks);
     put(w, "deleted_names_not_yet_recovered", r.deleted_names);
+    put(w, "found_by", r.found_by);
     w.EndObject();
   }
   w.EndArray();

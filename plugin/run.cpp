@@ -134,7 +134,10 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     if (opts.isolate && crash_requested(job)) sinks.push_back(&crash);
     RowFanOut out(sinks);
     RowPipeline pipeline(out);  // serialising and writing on a second thread, overlapped with parsing
-    scan_file_system(*view, pipeline, part.scan, opts.native);
+    ScanOptions scan;
+    scan.native = opts.native;
+    scan.scratch_dir = paths.rows.parent_path().string();  // the output's work directory, never the evidence's
+    scan_file_system(*view, pipeline, part.scan, scan);
     part.status = jsonl.ok() && body_file.ok() ? "parsed" : "failed";
     if (part.status == "failed") part.reason = "writing rows failed (disk full?)";
   }

@@ -87,7 +87,7 @@ void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* kn
   if (ctx.native && document_text) r.native = *document_text;
   if (h.ts) {
     r.time_ms = h.ts;
-    r.time_source = std::string(known_from) == "index" ? "index.ts" : "history_item.ts";
+    r.time_source = std::string(known_from) + ".ts";  // history_item.ts, index.ts, global_state.ts
   }
   const std::optional<int64_t> time_ms = r.time_ms;
   const std::string time_source = r.time_source;

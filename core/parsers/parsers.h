@@ -25,7 +25,8 @@ HistoryItem history_item_from_json(const rapidjson::Value& obj);
 std::optional<HistoryItem> parse_history_item_file(HashingStream& in, const ParseContext& ctx,
                                                    std::string* text = nullptr);
 
-// The `task` row of a task, from its HistoryItem. known_from is "history_item" or "index". rec is the index
+// The `task` row of a task, from its HistoryItem. known_from is "history_item", "index" or "global_state" (a legacy
+// taskHistory entry); the row is timed by <known_from>.ts. rec is the index
 // entry's position (none for a whole history_item.json, whose text is then given as document_text).
 // It is followed by the task's permission_mode row (seed 000 Mode) and its subtask_link rows; task_dirs (the task
 // directories of the same root) says whether each linked task's directory is there.

@@ -31,7 +31,7 @@ TEST(Discovery, UnreadableHistoryItemFallsBackToTheIndexEntry) {
   FolderFileSystem folder(dir);
   test::CapturedRows rows;
   ScanReport report;
-  scan_file_system(folder, rows, report, false);
+  scan_file_system(folder, rows, report);
   ASSERT_EQ(rows.rows.size(), 3u);
   EXPECT_EQ(rows.str(0, "kind"), "parser_error");
   EXPECT_EQ(rows.str(0, "text").rfind("parser: history_item.json is not a JSON object", 0), 0u);
@@ -43,6 +43,40 @@ TEST(Discovery, UnreadableHistoryItemFallsBackToTheIndexEntry) {
   EXPECT_EQ(report.roots.size(), 1u);
   EXPECT_EQ(report.homes_searched, std::vector<std::string>{"/home/u"});
   fs::remove_all(dir);
+}
+
+// roo-format.md §1.2: roo-cline.customStoragePath in the editor's settings.json (JSONC) moves the tasks; discovery
+// follows it on the same file system and says so. A Windows drive letter is dropped to look the path up.
+TEST(Discovery, CustomStoragePathIsFollowed_roo_format_1_2) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path home = fs::path(dir) / "Users/bob";
+  write(home / "AppData/Roaming/Code/User/settings.json",
+        "{\n  // where Roo keeps its tasks\n  \"roo-cline.customStoragePath\": \"D:\\\\RooData\",\n"
+        "  /* block */ \"editor.fontSize\": 13,\n}\n");
+  write(fs::path(dir) / "RooData/tasks/t9/ui_messages.json",
+        R"([{"ts":1760000000000,"type":"say","say":"text","text":"hello"}])");
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report);
+  ASSERT_EQ(rows.rows.size(), 2u);
+  EXPECT_EQ(rows.str(0, "kind"), "user_message");
+  EXPECT_EQ(rows.str(0, "session_id"), "t9");
+  EXPECT_EQ(rows.str(0, "surface"), "vscode");
+  EXPECT_EQ(rows.str(0, "user"), "bob");
+  EXPECT_EQ(rows.str(1, "kind"), "host_setting");
+  EXPECT_EQ(rows.str(1, "text"),
+            "host setting: roo-cline.customStoragePath=D:\\RooData (from /Users/bob/AppData/Roaming/Code/User/"
+            "settings.json, file mtime)");
+  EXPECT_EQ(rows.str(1, "resolved_path"), "/RooData");
+  ASSERT_EQ(report.roots.size(), 1u);
+  EXPECT_EQ(report.roots[0].found_by, "customStoragePath in /Users/bob/AppData/Roaming/Code/User/settings.json");
+  fs::remove_all(dir);
+}
+
+TEST(Jsonc, CommentsAndTrailingCommasAreRemovedOutsideStrings) {
+  EXPECT_EQ(strip_jsonc("{\"a\": \"//x,}\", // c\n \"b\": [1,2,], /* d */}"), "{\"a\": \"//x,}\", \n \"b\": [1,2 ]  }");  // both commas were trailing
 }
 
 }  // namespace

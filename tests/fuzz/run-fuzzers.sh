@@ -11,19 +11,40 @@ cmake -S "$repo" -B "$build" -DROO_FUZZ=ON -DROO_CORE_ONLY=ON -DROO_TESTS=OFF \
 cmake --build "$build" -j"$(nproc)" >/dev/null
 corpus_root=$(mktemp -d)
 trap 'rm -rf "$corpus_root"' EXIT
-for target in ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text; do
+# state_db seeds: a bare SQLite header, and (when the sqlite3 shell is installed) a VS Code-like state.vscdb alone and
+# followed by its -wal, copied while the writer is open (fuzz_state_db splits its input at a WAL header).
+seed_state_db() (
+  cd "$1"
+  printf 'SQLite format 3\0\020\000\001\001\000\100\040\040' >header.seed
+  command -v sqlite3 >/dev/null || exit 0
+  sqlite3 w.vscdb >/dev/null <<'SQL'
+PRAGMA page_size=512; PRAGMA journal_mode=WAL;
+CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+INSERT INTO ItemTable VALUES ('RooVeterinaryInc.roo-cline', '{"mode":"code"}'), ('workbench.x', '1'),
+  ('secret://{"extensionId":"rooveterinaryinc.roo-cline","key":"openRouterApiKey"}', x'763130');
+PRAGMA wal_checkpoint(TRUNCATE); PRAGMA wal_autocheckpoint=0;
+.shell cp w.vscdb plain.seed
+UPDATE ItemTable SET value = '{"mode":"architect"}' WHERE key = 'RooVeterinaryInc.roo-cline';
+.shell cat w.vscdb w.vscdb-wal >wal.seed
+SQL
+  rm -f w.vscdb w.vscdb-wal w.vscdb-shm
+)
+for target in ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db; do
   case $target in
     ui_messages) name=ui_messages.json ;;
     api_history) name=api_conversation_history.json ;;
     history_item) name=history_item.json ;;
     task_index) name=_index.json ;;
     task_metadata) name=task_metadata.json ;;
+    config_stores) name=global-state.json ;;
+    state_db) name='*.vscdb' ;;
     # The text helpers are seeded with whole transcripts: their texts are what the helpers are given.
     tool_semantics | transcript_text) name=api_conversation_history.json ;;
   esac
   corpus="$corpus_root/$target"
   mkdir -p "$corpus"
   find "$repo/fixtures/trees" -name "$name" -exec cp -t "$corpus" --backup=numbered {} +
+  if [ "$target" = state_db ]; then seed_state_db "$corpus"; fi
   echo "fuzz_$target: ${seconds}s"
   "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=1024 \
     -print_final_stats=0 "$corpus" 2>"$corpus_root/$target.log" || { tail -50 "$corpus_root/$target.log"; exit 1; }

@@ -1,0 +1,415 @@
+#include "core/state_db.h"
+
+#include <fcntl.h>
+#include <rapidjson/document.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <system_error>
+
+#include "core/json_records.h"
+#include "core/text_util.h"
+
+namespace roo {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDbName = "state.vscdb";
+constexpr std::string_view kSecretPrefix = "secret://";
+constexpr size_t kMaxErrorChars = 300;
+
+// A private directory made with mkdtemp under the caller's scratch dir; removed with everything in it (the copies
+// and whatever SQLite made beside them: -wal, -shm, -journal) when it goes out of scope, on every path.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& parent, std::string* error) {
+    std::error_code ec;
+    fs::path base = fs::absolute(parent, ec);
+    if (ec) {
+      *error = "scratch directory unusable: " + ec.message();
+      return;
+    }
+    std::string templ = (base / "statedb-XXXXXX").string();
+    if (!mkdtemp(templ.data())) {
+      *error = "cannot create a private directory in the scratch directory: " + std::string(std::strerror(errno));
+      return;
+    }
+    path_ = templ;
+  }
+  ~TempDir() {
+    if (path_.empty()) return;
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  bool ok() const { return !path_.empty(); }
+
+ private:
+  std::string path_;
+};
+
+// Writes bytes to a new file (never over an existing one, never through a symlink).
+bool write_new_file(const std::string& path, const std::string& bytes, std::string* error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    *error = "cannot write a scratch copy: " + std::string(std::strerror(errno));
+    return false;
+  }
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *error = "cannot write a scratch copy: " + std::string(std::strerror(n < 0 ? errno : ENOSPC));
+      ::close(fd);
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    *error = "cannot write a scratch copy: " + std::string(std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+// SQLite's messages describe the failure (and, for a malformed schema, name the schema object); they never hold a
+// row's value. Still bounded and made valid UTF-8, since schema names come from the evidence.
+std::string sqlite_message(sqlite3* db, int rc) {
+  std::string m = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  if (m.size() > kMaxErrorChars) m = m.substr(0, kMaxErrorChars) + "…";
+  return utf8_sanitize(m);
+}
+
+struct CloseDb {
+  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+};
+struct FinalizeStmt {
+  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
+};
+using DbHandle = std::unique_ptr<sqlite3, CloseDb>;
+using StmtHandle = std::unique_ptr<sqlite3_stmt, FinalizeStmt>;
+
+// The progress handler runs every kProgressOps virtual-machine operations; past the budget it interrupts the
+// statement (SQLITE_INTERRUPT), so a hostile file cannot make a query run for ever.
+constexpr int kProgressOps = 1000;
+struct Budget {
+  uint64_t ticks = 0;
+  bool exceeded = false;
+};
+int on_progress(void* arg) {
+  auto* b = static_cast<Budget*>(arg);
+  if (++b->ticks * kProgressOps > kStateDbMaxVmSteps) {
+    b->exceeded = true;
+    return 1;
+  }
+  return 0;
+}
+
+// What one view of the database holds.
+struct Snapshot {
+  std::vector<StateDbRow> ext_rows;  // every row whose key equals the extension key case-insensitively
+  std::vector<std::string> keys;     // every key, when asked for
+};
+
+class Reader {
+ public:
+  Reader(std::string path, Budget& budget) : path_(std::move(path)), budget_(budget) {}
+
+  // Opens the copy and reads it. Returns false with *error set.
+  bool read(std::string_view extension_key, bool want_keys, Snapshot* out, std::string* error) {
+    if (!open(error)) return false;
+    if (!check_table(error)) return false;
+    if (!read_extension_rows(extension_key, out, error)) return false;
+    if (want_keys && !read_keys(out, error)) return false;
+    return true;
+  }
+
+ private:
+  bool open(std::string* error) {
+    // Read-only, on the private copy. A read-only connection still replays the WAL: it builds the wal-index in a
+    // -shm file it creates beside the copy (the private directory is writable), which is why the copy is a file in
+    // a directory of our own. The copy itself is never written: no checkpoint, no journal rollback. The path is
+    // absolute, so it is never taken for a "file:" URI.
+    sqlite3* raw = nullptr;
+    int rc = sqlite3_open_v2(path_.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    db_.reset(raw);
+    if (rc != SQLITE_OK) {
+      *error = "cannot open the database: " + sqlite_message(raw, rc);
+      return false;
+    }
+    // Hardening for a hostile file: no trust in schema-defined functions, no writes to the schema even by accident,
+    // no triggers or views, no attached databases, bounded value sizes, no waiting on locks, cell checks on.
+    sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+#ifdef SQLITE_DBCONFIG_ENABLE_VIEW
+    sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+#endif
+    sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    sqlite3_limit(db_.get(), SQLITE_LIMIT_LENGTH, kStateDbMaxValueBytes);
+    sqlite3_limit(db_.get(), SQLITE_LIMIT_ATTACHED, 0);
+    sqlite3_busy_timeout(db_.get(), 0);
+    sqlite3_progress_handler(db_.get(), kProgressOps, on_progress, &budget_);
+    rc = sqlite3_exec(db_.get(), "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON; PRAGMA mmap_size=0;", nullptr,
+                      nullptr, nullptr);
+    if (rc != SQLITE_OK) {
+      *error = fail("cannot configure the database", rc);
+      return false;
+    }
+    return true;
+  }
+
+  std::string fail(const char* what, int rc) const {
+    if (budget_.exceeded)
+      return std::string(what) + ": work limit exceeded (" + std::to_string(kStateDbMaxVmSteps) +
+             " SQLite operations)";
+    return std::string(what) + ": " + sqlite_message(db_.get(), rc);
+  }
+
+  bool prepare(const char* sql, StmtHandle* stmt, const char* what, std::string* error) {
+    sqlite3_stmt* raw = nullptr;
+    int rc = sqlite3_prepare_v2(db_.get(), sql, -1, &raw, nullptr);
+    stmt->reset(raw);
+    if (rc != SQLITE_OK || !raw) {
+      *error = fail(what, rc);
+      return false;
+    }
+    return true;
+  }
+
+  // ItemTable must be an ordinary table (rootpage > 0): not a view, not a virtual table.
+  bool check_table(std::string* error) {
+    StmtHandle st;
+    if (!prepare("SELECT type, rootpage FROM sqlite_schema WHERE name = 'ItemTable' COLLATE NOCASE", &st,
+                 "cannot read the schema", error))
+      return false;
+    bool found = false;
+    int rc;
+    while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
+      const unsigned char* type = sqlite3_column_text(st.get(), 0);
+      if (type && std::strcmp(reinterpret_cast<const char*>(type), "table") == 0 &&
+          sqlite3_column_int64(st.get(), 1) > 0)
+        found = true;
+      else if (type) {
+        *error = "ItemTable is not an ordinary table";
+        return false;
+      }
+    }
+    if (rc != SQLITE_DONE) {
+      *error = fail("cannot read the schema", rc);
+      return false;
+    }
+    if (!found) {
+      *error = "no ItemTable";
+      return false;
+    }
+    return true;
+  }
+
+  bool read_extension_rows(std::string_view extension_key, Snapshot* out, std::string* error) {
+    StmtHandle st;
+    if (!prepare("SELECT key, value FROM ItemTable WHERE key = ?1 COLLATE NOCASE", &st, "cannot read ItemTable",
+                 error))
+      return false;
+    sqlite3_bind_text(st.get(), 1, extension_key.data(), static_cast<int>(extension_key.size()), SQLITE_TRANSIENT);
+    int rc;
+    while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
+      StateDbRow row;
+      if (!column_text(st.get(), 0, &row.key)) return nomem(error);
+      switch (sqlite3_column_type(st.get(), 1)) {
+        case SQLITE_NULL:
+          row.value_is_null = true;
+          break;
+        case SQLITE_BLOB: {
+          const void* b = sqlite3_column_blob(st.get(), 1);
+          int n = sqlite3_column_bytes(st.get(), 1);
+          if (!b && n > 0) return nomem(error);
+          if (n > 0) row.value.assign(static_cast<const char*>(b), static_cast<size_t>(n));
+          break;
+        }
+        default:  // TEXT (UTF-8 whatever the database's encoding), or a number as its text
+          if (!column_text(st.get(), 1, &row.value)) return nomem(error);
+      }
+      out->ext_rows.push_back(std::move(row));
+    }
+    if (rc != SQLITE_DONE) {
+      *error = fail("cannot read ItemTable", rc);
+      return false;
+    }
+    return true;
+  }
+
+  bool read_keys(Snapshot* out, std::string* error) {
+    StmtHandle st;
+    if (!prepare("SELECT key FROM ItemTable WHERE key IS NOT NULL", &st, "cannot read ItemTable keys", error))
+      return false;
+    int rc;
+    while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
+      std::string key;
+      if (!column_text(st.get(), 0, &key)) return nomem(error);
+      out->keys.push_back(std::move(key));
+    }
+    if (rc != SQLITE_DONE) {
+      *error = fail("cannot read ItemTable keys", rc);
+      return false;
+    }
+    return true;
+  }
+
+  static bool column_text(sqlite3_stmt* st, int col, std::string* out) {
+    const unsigned char* t = sqlite3_column_text(st, col);
+    int n = sqlite3_column_bytes(st, col);
+    if (!t) {
+      out->clear();
+      return sqlite3_column_type(st, col) == SQLITE_NULL || n == 0;
+    }
+    out->assign(reinterpret_cast<const char*>(t), static_cast<size_t>(n));
+    return true;
+  }
+
+  bool nomem(std::string* error) const {
+    *error = "cannot read ItemTable: out of memory";
+    return false;
+  }
+
+  std::string path_;
+  Budget& budget_;
+  DbHandle db_;  // statements are locals of the methods, finalized before the connection closes
+};
+
+// Copies the bytes into dir (made here) and reads them.
+bool read_copy(const std::string& dir, const std::string& db, const std::string* wal, std::string_view extension_key,
+               bool want_keys, Snapshot* out, std::string* error) {
+  std::error_code ec;
+  if (!fs::create_directory(dir, ec) || ec) {
+    *error = "cannot create a scratch directory: " + ec.message();
+    return false;
+  }
+  const std::string path = dir + "/" + kDbName;
+  if (!write_new_file(path, db, error)) return false;
+  if (wal && !write_new_file(path + "-wal", *wal, error)) return false;
+  Budget budget;
+  Reader reader(path, budget);
+  return reader.read(extension_key, want_keys, out, error);
+}
+
+// Picks the exact-case key, else the smallest key in byte order. Returns the index, or -1 when there is no row.
+int choose_row(const std::vector<StateDbRow>& rows, std::string_view extension_key) {
+  int best = -1;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].key == extension_key) return static_cast<int>(i);
+    if (best < 0 || rows[i].key < rows[static_cast<size_t>(best)].key) best = static_cast<int>(i);
+  }
+  return best;
+}
+
+bool istarts_with(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
+
+// The "key" of a secret:// row of this extension: secret://{"extensionId":"<id>","key":"<key>"}.
+std::optional<std::string> secret_key_of(std::string_view key, std::string_view extension_key) {
+  if (!starts_with(key, kSecretPrefix)) return std::nullopt;
+  std::string_view json = key.substr(kSecretPrefix.size());
+  rapidjson::Document doc;
+  if (!parse_json(json.data(), json.size(), doc, nullptr) || !doc.IsObject()) return std::nullopt;
+  auto ext = get_string(doc, "extensionId");
+  if (!ext || !iequals(*ext, extension_key)) return std::nullopt;
+  return get_string(doc, "key");
+}
+
+void sort_unique(std::vector<std::string>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+void fill_from(const Snapshot& snap, std::string_view extension_key, StateDbRead* out) {
+  std::vector<StateDbRow> rows = snap.ext_rows;
+  int chosen = choose_row(rows, extension_key);
+  if (chosen >= 0) {
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (static_cast<int>(i) != chosen) out->extension_key_variants.push_back(rows[i].key);
+    out->extension_row = std::move(rows[static_cast<size_t>(chosen)]);
+  }
+  sort_unique(out->extension_key_variants);
+  const std::string dot = std::string(extension_key) + ".";
+  const std::string slash = std::string(extension_key) + "/";
+  for (const std::string& key : snap.keys) {
+    if (auto secret = secret_key_of(key, extension_key))
+      out->secret_keys.push_back(*secret);
+    else if (istarts_with(key, dot) || istarts_with(key, slash))
+      out->other_extension_keys.push_back(key);
+  }
+  sort_unique(out->secret_keys);
+  sort_unique(out->other_extension_keys);
+}
+
+bool same_row(const std::optional<StateDbRow>& a, const std::optional<StateDbRow>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  if (!a) return true;
+  return a->key == b->key && a->value == b->value && a->value_is_null == b->value_is_null;
+}
+
+}  // namespace
+
+StateDbRead read_state_db(const std::string& db, const std::optional<std::string>& wal, std::string_view extension_key,
+                          const std::string& scratch_dir) {
+  StateDbRead out;
+  out.wal_present = wal.has_value();
+  std::string error;
+  TempDir tmp(scratch_dir, &error);  // removes every copy when this function returns
+  if (!tmp.ok()) {
+    out.error = error;
+    return out;
+  }
+  // The database as SQLite would see it on the live system: the main file with its WAL applied.
+  Snapshot full;
+  if (!read_copy(tmp.path() + "/full", db, wal ? &*wal : nullptr, extension_key, true, &full, &error)) {
+    if (!wal) {
+      out.error = error;
+      return out;
+    }
+    // The WAL view failed: fall back to the main file alone, and say so.
+    Snapshot main_only;
+    std::string main_error;
+    if (!read_copy(tmp.path() + "/main", db, nullptr, extension_key, true, &main_only, &main_error)) {
+      out.error = error;
+      return out;
+    }
+    fill_from(main_only, extension_key, &out);
+    out.wal_error = error;
+    out.ok = true;
+    return out;
+  }
+  fill_from(full, extension_key, &out);
+  out.ok = true;
+  if (!wal) return out;
+
+  // Which value came from the WAL: read the main file alone and compare the extension row.
+  Snapshot main_only;
+  std::string main_error;
+  std::optional<StateDbRow> main_row;
+  const bool main_ok = read_copy(tmp.path() + "/main", db, nullptr, extension_key, false, &main_only, &main_error);
+  if (main_ok) {
+    int chosen = choose_row(main_only.ext_rows, extension_key);
+    if (chosen >= 0) main_row = std::move(main_only.ext_rows[static_cast<size_t>(chosen)]);
+  }
+  if (out.extension_row) {
+    out.extension_row_from_wal = !main_ok || !same_row(out.extension_row, main_row);
+  } else {
+    out.extension_row_deleted_in_wal = main_ok && main_row.has_value();
+  }
+  return out;
+}
+
+}  // namespace roo

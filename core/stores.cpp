@@ -1,0 +1,245 @@
+#include "core/stores.h"
+
+#include <deque>
+
+#include "core/open_source.h"
+#include "core/parsers/config_stores.h"
+#include "core/state_db.h"
+#include "core/text_util.h"
+
+namespace roo {
+
+namespace {
+
+// The extension's ItemTable key (src/package.json publisher.name); state_db matches it case-insensitively.
+constexpr std::string_view kExtensionKey = "RooVeterinaryInc.roo-cline";
+
+const char* store_kind_name(StoreKind kind) {
+  switch (kind) {
+    case StoreKind::global_state_db: return "global_state_db";
+    case StoreKind::workspace_state_db: return "workspace_state_db";
+    case StoreKind::global_state_json: return "global_state";
+    case StoreKind::workspace_state_json: return "workspace_state";
+    case StoreKind::cli_secrets: return "cli_secrets";
+    case StoreKind::mcp_settings: return "mcp_settings";
+    case StoreKind::cli_history: return "cli_history";
+    case StoreKind::cli_settings: return "cli_settings";
+    case StoreKind::cli_credentials: return "cli_credentials";
+    case StoreKind::host_settings: return "host_settings";
+  }
+  return "store";
+}
+
+// The whole file, read through the hashing stream (so its digest is the file's), up to the shared record cap.
+std::optional<std::string> read_whole(HashingStream& in) {
+  std::string bytes;
+  size_t n = 0;
+  while (const char* w = in.window(&n)) {
+    if (bytes.size() + n > kMaxRecordBytes) return std::nullopt;
+    bytes.append(w, n);
+    in.advance(n);
+  }
+  return bytes;
+}
+
+// Legacy taskHistory entries (roo-format.md §4, §5) of tasks no root of this home knows: all that is left of a
+// deleted task in releases before the per-task history_item.json files. Identities live in `identities` until the
+// source ends.
+void emit_history_tasks(const std::vector<GlobalStateTask>& history, const std::string& surface, const HomeTasks& home,
+                        const ParseContext& base, std::deque<TaskIdentity>& identities) {
+  std::set<std::string> known;
+  for (const auto& [root, ids] : home.task_ids_by_root) known.insert(ids.begin(), ids.end());
+  for (const GlobalStateTask& t : history) {
+    if (!t.item.id || known.count(*t.item.id)) continue;
+    TaskIdentity& id = identities.emplace_back(*base.identity);
+    id.surface = surface;
+    id.session_id = t.item.id;
+    id.parent_session_id = t.item.parent_task_id;
+    id.root_session_id = t.item.root_task_id;
+    id.project_path = t.item.workspace;
+    ParseContext ctx = base;
+    ctx.identity = &id;
+    JsonRecord pos;
+    pos.index = t.record_index;
+    if (ctx.native) pos.text = t.text;
+    emit_task_row(t.item, ctx, "global_state", false, &pos, known);
+  }
+}
+
+// VS Code's state.vscdb: the extension's ItemTable row (global or workspace state) and its secret key names.
+void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, OpenSource& src,
+                         const ScanOptions& opts, const HomeTasks& home, ScanReport& report, RowSink& out,
+                         std::deque<TaskIdentity>& identities) {
+  const ParseContext& ctx = src.ctx;
+  auto db = read_whole(*src.stream());
+  if (!db) {
+    ctx.error("parser: " + ctx.file_name + " is larger than roo-ingest reads");
+    return;
+  }
+  // The -wal beside it holds the newest values (SQLite write-ahead log); it is read with the database.
+  std::optional<std::string> wal;
+  for (const FileMeta& f : fs.list_dir(dir)) {
+    if (!f.name_allocated || f.is_dir || !iequals(f.name, src.ctx.file_name + "-wal")) continue;
+    OpenSource wal_src(fs, f, ctx.identity, out, report, opts.native, "state_db_wal");
+    if (HashingStream* in = wal_src.stream()) wal = read_whole(*in);
+  }
+  if (opts.scratch_dir.empty()) {
+    ctx.error("parser: " + ctx.file_name + " was not read (no scratch directory for its private copy)");
+    return;
+  }
+  StateDbRead read = read_state_db(*db, wal, kExtensionKey, opts.scratch_dir);
+  if (!read.ok) {
+    // seed 000 Bad-line rows: one parser row, never the value.
+    ctx.error("parser: " + ctx.file_name + " could not be read (" + read.error + ")");
+    return;
+  }
+  const std::string path = src.ctx.source->file.path;
+  for (const std::string& key : read.secret_keys) {
+    Row r = ctx.row("credential_present");
+    r.role = "system";
+    r.text = "credential present: " + key + " (from " + path + " SecretStorage, encrypted)";
+    r.set("credential_key", key).set("credential_location", path + " SecretStorage");
+    out.emit(std::move(r));
+  }
+  if (!read.extension_row) return;
+  const std::string where = path + " ItemTable " + read.extension_row->key;
+  rapidjson::Document value;
+  if (!parse_json(read.extension_row->value.data(), read.extension_row->value.size(), value, nullptr) ||
+      !value.IsObject()) {
+    ctx.error("parser: " + ctx.file_name + " ItemTable " + read.extension_row->key + " is not a JSON object");
+    return;
+  }
+  if (pattern.kind == StoreKind::workspace_state_db) {
+    src.add_stats(parse_workspace_state(value, ctx, where));
+  } else {
+    GlobalStateResult g = parse_global_state(value, ctx, where);
+    src.add_stats(g.stats);
+    emit_history_tasks(g.task_history, pattern.surface, home, ctx, identities);
+  }
+  if (read.extension_row_from_wal) report.errors.push_back(where + ": the value comes from the -wal file");
+}
+
+std::string read_file_bytes(FileSystemView& fs, const FileMeta& file) {
+  std::string bytes;
+  if (auto src = fs.open(file)) {
+    HashingStream in(*src);
+    if (auto all = read_whole(in)) bytes = std::move(*all);
+  }
+  return bytes;
+}
+
+// The setting as a row: examiners see where tasks were kept, and whether that place was found.
+void host_settings_rows(FileSystemView& fs, OpenSource& src) {
+  const ParseContext& ctx = src.ctx;
+  auto bytes = read_whole(*src.stream());
+  if (!bytes) return;
+  auto custom = custom_storage_path(*bytes);
+  if (!custom) return;
+  Row r = ctx.row("host_setting");
+  r.role = "system";
+  if (auto t = ctx.source->file.mtime) {
+    r.time_ms = t->seconds * 1000 + t->nanos / 1000000;
+    r.time_source = "file.mtime";
+  }
+  r.text = "host setting: roo-cline.customStoragePath=" + *custom + " (from " + ctx.source->file.path + ", file mtime)";
+  r.set("setting_key", std::string("roo-cline.customStoragePath")).set("setting_value", *custom);
+  if (auto dir = find_directory(fs, *custom))
+    r.set("resolved_path", dir->path).set("resolution", std::string("found on this file system"));
+  else
+    r.set("resolution", std::string("not found on this file system"));
+  ctx.sink->emit(std::move(r));
+}
+
+}  // namespace
+
+std::optional<std::string> custom_storage_path(const std::string& settings_json) {
+  rapidjson::Document doc;
+  const std::string json = strip_jsonc(settings_json);
+  if (!parse_json(json.data(), json.size(), doc, nullptr) || !doc.IsObject()) return std::nullopt;
+  auto path = get_string(doc, "roo-cline.customStoragePath");
+  if (!path || trim(*path).empty()) return std::nullopt;
+  return std::string(trim(*path));
+}
+
+std::optional<FileMeta> find_directory(FileSystemView& fs, std::string_view recorded) {
+  std::string_view p = recorded;
+  if (p.size() >= 2 && p[1] == ':') p.remove_prefix(2);  // a drive letter: see the header
+  std::vector<std::string> segments;
+  std::string seg;
+  for (char c : p) {
+    if (c == '/' || c == '\\') {
+      if (!seg.empty() && seg != ".") segments.push_back(std::move(seg));
+      seg.clear();
+    } else {
+      seg += c;
+    }
+  }
+  if (!seg.empty() && seg != ".") segments.push_back(std::move(seg));
+  if (segments.empty()) return std::nullopt;
+  for (const std::string& s : segments)
+    if (s == ".." || s == "*") return std::nullopt;  // not a plain path: never guessed at
+  auto found = resolve(fs, fs.root(), segments);
+  if (found.empty()) return std::nullopt;
+  return found.front();
+}
+
+std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home) {
+  std::vector<RooRoot> roots;
+  for (const StorePattern& sp : store_patterns()) {
+    if (sp.kind != StoreKind::host_settings) continue;
+    std::vector<std::string> dirs(sp.segments.begin(), sp.segments.end() - 1);
+    for (const FileMeta& dir : resolve(fs, home, dirs))
+      for (const FileMeta& file : children(fs, dir, sp.segments.back(), false)) {
+        if (file.is_dir) continue;
+        auto custom = custom_storage_path(read_file_bytes(fs, file));
+        if (!custom) continue;
+        if (auto root = find_directory(fs, *custom))
+          roots.push_back({sp.surface, home.name, *root, "customStoragePath in " + file.path});
+      }
+  }
+  return roots;
+}
+
+void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, const FileMeta& file,
+                   const std::optional<std::string>& user, RowSink& out, ScanReport& report, const ScanOptions& opts,
+                   const HomeTasks& home) {
+  TaskIdentity identity{pattern.surface, user, {}, {}, {}, {}};
+  std::deque<TaskIdentity> task_identities;  // rows of taskHistory tasks point here until the source ends
+  OpenSource src(fs, file, &identity, out, report, opts.native, store_kind_name(pattern.kind));
+  HashingStream* in = src.stream();
+  if (!in) return;
+  const ParseContext& ctx = src.ctx;
+  switch (pattern.kind) {
+    case StoreKind::global_state_db:
+    case StoreKind::workspace_state_db:
+      read_state_db_store(fs, pattern, dir, src, opts, home, report, out, task_identities);
+      break;
+    case StoreKind::global_state_json: {
+      GlobalStateResult g = parse_global_state_file(*in, ctx);
+      src.add_stats(g.stats);
+      emit_history_tasks(g.task_history, pattern.surface, home, ctx, task_identities);
+      break;
+    }
+    case StoreKind::workspace_state_json: src.add_stats(parse_workspace_state_file(*in, ctx)); break;
+    case StoreKind::cli_secrets: src.add_stats(parse_cli_secrets(*in, ctx)); break;
+    case StoreKind::mcp_settings: src.add_stats(parse_mcp_settings(*in, ctx)); break;
+    case StoreKind::cli_settings: src.add_stats(parse_cli_settings(*in, ctx)); break;
+    case StoreKind::cli_credentials: src.add_stats(parse_cli_credentials(*in, ctx)); break;
+    case StoreKind::host_settings: host_settings_rows(fs, src); break;
+    case StoreKind::cli_history: {
+      // seed 000 Secondary sources: a line is kept only when no task of this home has a user row with its text; the
+      // others are the same fact as that row (counted as folded).
+      CliHistory history = parse_cli_history(*in, ctx);
+      for (const CliHistoryEntry& e : history.entries) {
+        if (home.user_words.contains(e.text))
+          ++history.stats.folded;
+        else
+          emit_cli_history_row(e, ctx);
+      }
+      src.add_stats(history.stats);
+      break;
+    }
+  }
+}
+
+}  // namespace roo

@@ -1,0 +1,520 @@
+// Settings, permission and credential stores on literal bytes. Inputs are seed 000's Fixtures records where the seed
+// has one; expected texts are written from seed 000 ("Permission rows", "Sync, relay and origin rows", "Past-use rows
+// and secondary sources", "Bad-line rows") and roo-format.md §6-§8, never produced by the code under test.
+#include "core/parsers/config_stores.h"
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace roo {
+namespace {
+
+using test::CapturedRows;
+using test::MemoryBytes;
+using test::ParserHarness;
+
+// A harness as the caller sets it up for a store that belongs to no task: no session, a known file mtime.
+// 1760000100 s + 250 ms = 2025-10-09T08:55:00.250Z.
+struct StoreHarness : ParserHarness {
+  StoreHarness() {
+    identity = TaskIdentity{"cli", "u", {}, {}, {}, {}};
+    source.file.mtime = FsTime{1760000100, 250000000};
+  }
+  // ctx for file `name` at `path`.
+  ParseContext at(const std::string& name, const std::string& path, bool native = false) {
+    ParseContext c = ctx(name);
+    source.file.path = path;
+    c.native = native;
+    return c;
+  }
+};
+constexpr const char* kMtime = "2025-10-09T08:55:00.250Z";
+
+template <typename Parse>
+auto run(StoreHarness& h, const std::string& name, const std::string& path, const std::string& bytes, Parse parse,
+         bool native = false) {
+  MemoryBytes src(bytes);
+  HashingStream in(src);
+  return parse(in, h.at(name, path, native));
+}
+
+void expect_no_secret(const CapturedRows& rows, std::initializer_list<const char*> secrets) {
+  ASSERT_FALSE(rows.lines.empty());
+  for (const std::string& line : rows.lines)
+    for (const char* s : secrets) EXPECT_EQ(line.find(s), std::string::npos) << s << " leaked in " << line;
+}
+
+// --- global-state.json ----------------------------------------------------------------------------------------
+
+const char* kGsPath = "/home/u/.vscode-mock/global-storage/global-state.json";
+// Seed 000 Fixtures, global-state.json, verbatim.
+const char* kGlobalStateFixture =
+    R"({"autoApprovalEnabled":true,"alwaysAllowReadOnly":true,"allowedCommands":["git status","npm test"],"deniedCommands":["rm -rf"],"mode":"architect","roo-cline.allowedCommands":["git status"],"user-settings":{"features":{},"settings":{"taskSyncEnabled":true},"version":3},"organization-settings":{"version":1,"cloudSettings":{"recordTaskMessages":true,"enableTaskSharing":false},"defaultSettings":{},"allowList":{"allowAll":true,"providers":{}}}})";
+
+TEST(GlobalState, SeedFixtureGivesPermissionAndSyncRowsInDocumentOrder) {
+  StoreHarness h;
+  GlobalStateResult res = run(h, "global-state.json", kGsPath, kGlobalStateFixture, parse_global_state_file);
+  EXPECT_TRUE(res.read);
+  EXPECT_TRUE(res.task_history.empty());
+  const std::string from = std::string(" (from ") + kGsPath + ", file mtime)";
+  const std::string cache = std::string(" (from ") + kGsPath + ", Roo Code Cloud settings cache, file mtime)";
+  const std::vector<std::string> want = {
+      "permission setting: autoApprovalEnabled=true" + from,
+      "permission setting: alwaysAllowReadOnly=true" + from,
+      "permission setting: allowedCommands=git status" + from,
+      "permission setting: allowedCommands=npm test" + from,
+      "permission setting: deniedCommands=rm -rf" + from,
+      "permission setting: mode=architect" + from,
+      "permission setting: roo-cline.allowedCommands=git status" + from,
+      "sync setting: user-settings.settings.taskSyncEnabled=true" + cache,
+      "sync setting: organization-settings.cloudSettings.recordTaskMessages=true" + cache,
+      "sync setting: organization-settings.cloudSettings.enableTaskSharing=false" + cache,
+  };
+  ASSERT_EQ(h.rows.rows.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(h.rows.str(i, "text"), want[i]);
+    EXPECT_EQ(h.rows.str(i, "kind"), i < 7 ? "permission_setting" : "sync_setting");
+    EXPECT_EQ(h.rows.str(i, "role"), "system");
+    EXPECT_EQ(h.rows.str(i, "time_utc"), kMtime);
+    EXPECT_EQ(h.rows.str(i, "time_source"), "file.mtime");
+    EXPECT_TRUE(h.rows.rows[i]["session_id"].IsNull());
+    EXPECT_TRUE(h.rows.src(i)["record_index"].IsNull());
+    EXPECT_EQ(h.rows.str(i, "setting_source"), kGsPath);
+  }
+  EXPECT_EQ(h.rows.str(3, "setting_key"), "allowedCommands");
+  EXPECT_EQ(h.rows.str(3, "setting_value"), "npm test");
+  EXPECT_EQ(h.rows.str(0, "setting_value"), "true");
+  EXPECT_EQ(h.rows.str(7, "setting_key"), "user-settings.settings.taskSyncEnabled");
+  // List entries are parts of one whole-document row: distinct part_index, and so distinct row ids.
+  EXPECT_EQ(h.rows.src(2)["part_index"].GetInt(), 2);
+  EXPECT_EQ(h.rows.src(3)["part_index"].GetInt(), 3);
+  std::set<std::string> ids;
+  for (size_t i = 0; i < h.rows.rows.size(); ++i) ids.insert(h.rows.str(i, "row_id"));
+  EXPECT_EQ(ids.size(), h.rows.rows.size());
+}
+
+TEST(GlobalState, StateVscdbRowNamesTheDatabaseAndTheKey) {
+  StoreHarness h;
+  rapidjson::Document doc;
+  doc.Parse(R"({"alwaysAllowExecute":false,"allowedMaxCost":1.5,"allowedMaxRequests":20})");
+  const std::string where =
+      "/home/u/.config/Code/User/globalStorage/state.vscdb ItemTable RooVeterinaryInc.roo-cline";
+  parse_global_state(doc, h.at("state.vscdb", "/home/u/.config/Code/User/globalStorage/state.vscdb"), where);
+  ASSERT_EQ(h.rows.rows.size(), 3u);
+  EXPECT_EQ(h.rows.str(0, "text"), "permission setting: alwaysAllowExecute=false (from " + where + ", file mtime)");
+  EXPECT_EQ(h.rows.str(1, "text"), "permission setting: allowedMaxCost=1.5 (from " + where + ", file mtime)");
+  EXPECT_EQ(h.rows.str(2, "text"), "permission setting: allowedMaxRequests=20 (from " + where + ", file mtime)");
+  EXPECT_EQ(h.rows.str(2, "setting_source"), where);
+}
+
+// Seed 000 Sync: "unset (defaults to true) when the cache has no such key"; no cache, no sync row.
+TEST(GlobalState, TaskSyncUnsetWhenTheCacheLacksTheKey) {
+  StoreHarness h;
+  run(h, "global-state.json", kGsPath,
+      R"({"organization-settings":{"cloudSettings":{"recordTaskMessages":false,"taskShareExpirationDays":30,"workspaceTaskVisibility":"all","allowPublicTaskSharing":null}}})",
+      parse_global_state_file);
+  const std::string cache = std::string(" (from ") + kGsPath + ", Roo Code Cloud settings cache, file mtime)";
+  ASSERT_EQ(h.rows.rows.size(), 4u);
+  EXPECT_EQ(h.rows.str(0, "text"), "sync setting: user-settings.settings.taskSyncEnabled=unset (defaults to true)" + cache);
+  EXPECT_TRUE(h.rows.rows[0]["setting_unset"].GetBool());
+  EXPECT_FALSE(h.rows.rows[0].HasMember("setting_value"));
+  EXPECT_EQ(h.rows.str(1, "text"), "sync setting: organization-settings.cloudSettings.recordTaskMessages=false" + cache);
+  EXPECT_EQ(h.rows.str(2, "text"), "sync setting: organization-settings.cloudSettings.taskShareExpirationDays=30" + cache);
+  EXPECT_EQ(h.rows.str(3, "text"), "sync setting: organization-settings.cloudSettings.workspaceTaskVisibility=all" + cache);
+
+  StoreHarness h2;
+  run(h2, "global-state.json", kGsPath, R"({"user-settings":{"features":{},"settings":{},"version":3}})",
+      parse_global_state_file);
+  ASSERT_EQ(h2.rows.rows.size(), 1u);
+  EXPECT_EQ(h2.rows.str(0, "text"), "sync setting: user-settings.settings.taskSyncEnabled=unset (defaults to true)" + cache);
+
+  StoreHarness h3;
+  run(h3, "global-state.json", kGsPath, R"({"telemetrySetting":"enabled","enableCheckpoints":false})",
+      parse_global_state_file);
+  EXPECT_TRUE(h3.rows.rows.empty());
+}
+
+TEST(GlobalState, TaskHistoryIsReturnedNotEmitted) {
+  StoreHarness h;
+  GlobalStateResult res = run(h, "global-state.json", kGsPath,
+                              R"({"taskHistory":[{"id":"8f1c2b7e-1","number":1,"ts":1760000000000,"task":"fix tests","mode":"code"},5],"mode":"code"})",
+                              parse_global_state_file);
+  ASSERT_EQ(res.task_history.size(), 1u);
+  EXPECT_EQ(res.task_history[0].record_index, 0);
+  EXPECT_EQ(res.task_history[0].item.id, std::optional<std::string>("8f1c2b7e-1"));
+  EXPECT_EQ(res.task_history[0].item.task, std::optional<std::string>("fix tests"));
+  ASSERT_EQ(h.rows.rows.size(), 2u);
+  EXPECT_EQ(h.rows.str(0, "text"), "parser: unparseable record 2 (not a JSON object): 5");
+  EXPECT_EQ(h.rows.str(1, "kind"), "permission_setting");
+}
+
+const char* kGlobalStateSecrets =
+    R"({"rooApiKey":"rk-PLANTED-6","apiProvider":"roo","awsUseApiKey":true,"openAiHeaders":{"Authorization":"Bearer oah-PLANTED-8","X-Title":"Roo"},)"
+    R"("clerk-auth-credentials":"{\"clientToken\":\"clerk-PLANTED-5\",\"sessionId\":\"sess_1\"}","alwaysAllowExecute":true,"allowedCommands":["git status","npm test"],"openRouterApiKey":""})";
+
+TEST(GlobalState, CredentialsAreNamedNeverShown) {
+  for (bool native : {false, true}) {
+    StoreHarness h;
+    run(h, "global-state.json", kGsPath, kGlobalStateSecrets, parse_global_state_file, native);
+    ASSERT_EQ(h.rows.rows.size(), 6u);
+    EXPECT_EQ(h.rows.str(0, "text"), std::string("credential present: rooApiKey (from ") + kGsPath + ")");
+    EXPECT_EQ(h.rows.str(0, "kind"), "credential_present");
+    EXPECT_EQ(h.rows.str(0, "credential_key"), "rooApiKey");
+    EXPECT_EQ(h.rows.str(0, "credential_location"), kGsPath);
+    EXPECT_EQ(h.rows.str(1, "credential_key"), "openAiHeaders.Authorization");
+    EXPECT_EQ(h.rows.str(2, "credential_key"), "clerk-auth-credentials");
+    EXPECT_EQ(h.rows.str(3, "text"), std::string("permission setting: alwaysAllowExecute=true (from ") + kGsPath +
+                                         ", file mtime)");
+    // awsUseApiKey (a flag) and an empty openRouterApiKey hold no credential: no row.
+    for (size_t i = 0; i < 3; ++i) EXPECT_FALSE(h.rows.rows[i].HasMember("native"));
+    if (native) {
+      EXPECT_EQ(h.rows.str(3, "native"), R"({"alwaysAllowExecute":true})");
+      EXPECT_EQ(h.rows.str(4, "native"), R"({"allowedCommands":"git status"})");
+      EXPECT_EQ(h.rows.str(5, "native"), R"({"allowedCommands":"npm test"})");
+    } else {
+      EXPECT_FALSE(h.rows.rows[3].HasMember("native"));
+    }
+    expect_no_secret(h.rows, {"rk-PLANTED-6", "clerk-PLANTED-5", "oah-PLANTED-8", "sess_1"});
+  }
+}
+
+// --- workspace-state.json -------------------------------------------------------------------------------------
+
+const char* kWsPath = "/home/u/.vscode-mock/workspace-storage/3f2a/workspace-state.json";
+// Seed 000 Fixtures, workspace-state.json, verbatim.
+const char* kWorkspaceStateFixture =
+    R"({"roo.retryQueue":[{"id":"1760000000500-abc123def","url":"https://app.roocode.com/api/events","options":{"method":"POST","body":"{\"type\":\"Task Message\",\"properties\":{\"taskId\":\"8f1c2b7e-1\",\"message\":{}}}","headers":{"Authorization":"Bearer <token>","Content-Type":"application/json"}},"timestamp":1760000000500,"retryCount":2,"type":"telemetry","lastError":"fetch failed"}]})";
+
+TEST(WorkspaceState, SeedFixtureGivesOneQueuedUploadRow) {
+  StoreHarness h;
+  run(h, "workspace-state.json", kWsPath, kWorkspaceStateFixture, parse_workspace_state_file);
+  ASSERT_EQ(h.rows.rows.size(), 2u);
+  EXPECT_EQ(h.rows.str(0, "kind"), "cloud_upload_queued");
+  EXPECT_EQ(h.rows.str(0, "text"),
+            std::string("cloud upload queued: Task Message task=8f1c2b7e-1 type=telemetry retries=2 "
+                        "url=https://app.roocode.com/api/events lastError=fetch failed (Roo Code Cloud retry queue, "
+                        "from ") + kWsPath + " roo.retryQueue, request timestamp)");
+  EXPECT_EQ(h.rows.str(0, "time_utc"), "2025-10-09T08:53:20.500Z");
+  EXPECT_EQ(h.rows.str(0, "time_source"), "retry_queue.timestamp");
+  EXPECT_EQ(h.rows.str(0, "task_id"), "8f1c2b7e-1");
+  EXPECT_TRUE(h.rows.rows[0]["session_id"].IsNull());
+  EXPECT_EQ(h.rows.str(0, "event_type"), "Task Message");
+  EXPECT_EQ(h.rows.str(0, "request_type"), "telemetry");
+  EXPECT_EQ(h.rows.rows[0]["retry_count"].GetInt(), 2);
+  EXPECT_EQ(h.rows.str(0, "last_error"), "fetch failed");
+  EXPECT_EQ(h.rows.src(0)["record_index"].GetInt(), 0);
+  EXPECT_EQ(h.rows.str(1, "kind"), "credential_present");
+  EXPECT_EQ(h.rows.str(1, "text"),
+            std::string("credential present: roo.retryQueue[0].options.headers.Authorization (from ") + kWsPath + ")");
+  expect_no_secret(h.rows, {"<token>", "Bearer", "properties"});
+}
+
+TEST(WorkspaceState, OperationThenDashWhenNoEventTypeAndBodyNeverWritten) {
+  for (bool native : {false, true}) {
+    StoreHarness h;
+    run(h, "workspace-state.json", kWsPath,
+        R"({"roo.retryQueue":[{"id":"1","url":"https://app.roocode.com/api/x","options":{"body":"{\"message\":\"MSG-PLANTED-9\"}","headers":{"Authorization":"Bearer bt-PLANTED-10"}},"timestamp":1760000001000,"retryCount":0,"type":"settings","operation":"updateSettings"},)"
+        R"({"url":"u","options":{"body":"not json MSG-PLANTED-9"}},"x"]})",
+        parse_workspace_state_file, native);
+    ASSERT_EQ(h.rows.rows.size(), 4u);
+    EXPECT_EQ(h.rows.str(0, "text"),
+              std::string("cloud upload queued: updateSettings task=- type=settings retries=0 url=https://app.roocode.com/api/x "
+                          "(Roo Code Cloud retry queue, from ") + kWsPath + " roo.retryQueue, request timestamp)");
+    EXPECT_EQ(h.rows.str(1, "kind"), "credential_present");
+    EXPECT_EQ(h.rows.str(2, "text"), std::string("cloud upload queued: - task=- type=- retries=- url=u (Roo Code Cloud "
+                                                 "retry queue, from ") + kWsPath + " roo.retryQueue, request timestamp)");
+    EXPECT_EQ(h.rows.str(2, "time_source"), "none");  // no request timestamp: no time
+    EXPECT_EQ(h.rows.str(3, "text"), "parser: unparseable record 3 (not a JSON object): \"x\"");
+    if (native) {
+      EXPECT_EQ(h.rows.str(0, "native"),
+                R"({"id":"1","url":"https://app.roocode.com/api/x","timestamp":1760000001000,"retryCount":0,"type":"settings","operation":"updateSettings"})");
+    }
+    EXPECT_FALSE(h.rows.rows[1].HasMember("native"));
+    expect_no_secret(h.rows, {"MSG-PLANTED-9", "bt-PLANTED-10", "Bearer"});
+  }
+}
+
+// --- mcp_settings.json ------------------------------------------------------------------------------------------
+
+const char* kMcpPath = "/home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json";
+
+TEST(McpSettings, SeedFixtureGivesAlwaysAllowRowsAndNamesTheEnvKey) {
+  StoreHarness h;
+  // Seed 000 Fixtures, settings/mcp_settings.json, verbatim.
+  run(h, "mcp_settings.json", kMcpPath,
+      R"({"mcpServers":{"github":{"command":"npx","env":{"GITHUB_TOKEN":"<token>"},"alwaysAllow":["list_issues","get_issue"]}}})",
+      parse_mcp_settings);
+  ASSERT_EQ(h.rows.rows.size(), 4u);
+  EXPECT_EQ(h.rows.str(0, "kind"), "mcp_server");
+  EXPECT_EQ(h.rows.str(0, "text"), "mcp server: github npx");
+  EXPECT_EQ(h.rows.str(0, "mcp_server"), "github");
+  EXPECT_EQ(h.rows.str(0, "command"), "npx");
+  EXPECT_EQ(h.rows.str(1, "kind"), "mcp_always_allow");
+  EXPECT_EQ(h.rows.str(1, "text"),
+            std::string("permission setting: mcpServers.github.alwaysAllow=list_issues (from ") + kMcpPath +
+                ", file mtime)");
+  EXPECT_EQ(h.rows.str(2, "text"),
+            std::string("permission setting: mcpServers.github.alwaysAllow=get_issue (from ") + kMcpPath +
+                ", file mtime)");
+  EXPECT_EQ(h.rows.str(2, "mcp_tool"), "get_issue");
+  EXPECT_EQ(h.rows.str(2, "time_utc"), kMtime);
+  EXPECT_EQ(h.rows.str(3, "text"),
+            std::string("credential present: mcpServers.github.env.GITHUB_TOKEN (from ") + kMcpPath + ")");
+  expect_no_secret(h.rows, {"<token>"});
+}
+
+TEST(McpSettings, RemoteServerHeadersAreNamedNeverShown) {
+  for (bool native : {false, true}) {
+    StoreHarness h;
+    run(h, "mcp.json", "/home/u/proj/.roo/mcp.json",
+        R"({"mcpServers":{"ctx":{"type":"streamable-http","url":"https://mcp.example/x","headers":{"Authorization":"Bearer ghp_PLANTED"},"disabled":true},)"
+        R"("fs":{"command":"node","args":["srv.js","--root","/tmp"],"env":{"API_KEY":"sk-test-SECRET-1"},"alwaysAllow":["*"]}}})",
+        parse_mcp_settings, native);
+    ASSERT_EQ(h.rows.rows.size(), 5u);
+    EXPECT_EQ(h.rows.str(0, "text"), "mcp server: ctx https://mcp.example/x");
+    EXPECT_EQ(h.rows.str(0, "server_type"), "streamable-http");
+    EXPECT_TRUE(h.rows.rows[0]["disabled"].GetBool());
+    EXPECT_EQ(h.rows.str(1, "text"),
+              "credential present: mcpServers.ctx.headers.Authorization (from /home/u/proj/.roo/mcp.json)");
+    EXPECT_EQ(h.rows.str(2, "text"), "mcp server: fs node");
+    EXPECT_EQ(h.rows.rows[2]["args"].Size(), 3u);
+    EXPECT_EQ(h.rows.str(3, "text"),
+              "permission setting: mcpServers.fs.alwaysAllow=* (from /home/u/proj/.roo/mcp.json, file mtime)");
+    EXPECT_EQ(h.rows.str(4, "credential_key"), "mcpServers.fs.env.API_KEY");
+    expect_no_secret(h.rows, {"ghp_PLANTED", "sk-test-SECRET-1"});
+  }
+}
+
+// Seed 000 Bad-line rows: a store that is not a JSON object is one row. Roo reads these files with JSON.parse, so a
+// hand edit with a comment is not JSON either.
+TEST(McpSettings, NotAJsonObjectIsOneRow) {
+  StoreHarness h;
+  run(h, "mcp_settings.json", kMcpPath, "[1,2]", parse_mcp_settings);
+  run(h, "mcp_settings.json", kMcpPath, "{\n  // github\n  \"mcpServers\": {}\n}", parse_mcp_settings);
+  ASSERT_EQ(h.rows.rows.size(), 2u);
+  EXPECT_EQ(h.rows.str(0, "text"), "parser: mcp_settings.json is not a JSON object");
+  EXPECT_EQ(h.rows.str(1, "text").rfind("parser: mcp_settings.json is not a JSON object (", 0), 0u);
+  EXPECT_EQ(h.rows.str(1, "kind"), "parser_error");
+}
+
+TEST(ConfigStores, EveryStoreThatIsNotAnObjectGivesItsRow) {
+  StoreHarness h;
+  run(h, "global-state.json", kGsPath, "[]", parse_global_state_file);
+  run(h, "workspace-state.json", kWsPath, "\"x\"", parse_workspace_state_file);
+  run(h, "cli-settings.json", "/home/u/.roo/cli-settings.json", "{\"mode\":", parse_cli_settings);
+  run(h, "cli-credentials.json", "/home/u/.roo/cli-credentials.json", "7", parse_cli_credentials);
+  run(h, "secrets.json", "/home/u/.vscode-mock/global-storage/secrets.json", "null", parse_cli_secrets);
+  ASSERT_EQ(h.rows.rows.size(), 5u);
+  EXPECT_EQ(h.rows.str(0, "text"), "parser: global-state.json is not a JSON object");
+  EXPECT_EQ(h.rows.str(1, "text"), "parser: workspace-state.json is not a JSON object");
+  EXPECT_EQ(h.rows.str(2, "text").rfind("parser: cli-settings.json is not a JSON object (", 0), 0u);
+  EXPECT_EQ(h.rows.str(3, "text"), "parser: cli-credentials.json is not a JSON object");
+  EXPECT_EQ(h.rows.str(4, "text"), "parser: secrets.json is not a JSON object");
+}
+
+// --- ~/.roo/cli-settings.json ---------------------------------------------------------------------------------
+
+TEST(CliSettings, SeedFixtureGivesPermissionAndCliSettingRows) {
+  StoreHarness h;
+  const std::string path = "/home/u/.roo/cli-settings.json";
+  // Seed 000 Fixtures, .roo/cli-settings.json, verbatim.
+  run(h, "cli-settings.json", path, R"({"mode":"code","provider":"anthropic","requireApproval":true})",
+      parse_cli_settings);
+  ASSERT_EQ(h.rows.rows.size(), 3u);
+  EXPECT_EQ(h.rows.str(0, "kind"), "permission_setting");
+  EXPECT_EQ(h.rows.str(0, "text"), "permission setting: mode=code (from " + path + ", file mtime)");
+  EXPECT_EQ(h.rows.str(1, "kind"), "cli_setting");
+  EXPECT_EQ(h.rows.str(1, "text"), "cli setting: provider=anthropic (from " + path + ", file mtime)");
+  EXPECT_EQ(h.rows.str(2, "kind"), "permission_setting");
+  EXPECT_EQ(h.rows.str(2, "text"), "permission setting: requireApproval=true (from " + path + ", file mtime)");
+  EXPECT_EQ(h.rows.str(2, "time_utc"), kMtime);
+  EXPECT_EQ(h.rows.src(0)["part_index"].GetInt(), 0);
+  EXPECT_EQ(h.rows.src(2)["part_index"].GetInt(), 1);
+}
+
+TEST(CliSettings, OlderKeysAndNoMtime) {
+  StoreHarness h;
+  h.source.file.mtime.reset();
+  const std::string path = "/home/u/.roo/cli-settings.json";
+  run(h, "cli-settings.json", path,
+      R"({"dangerouslySkipPermissions":false,"oneshot":true,"consecutiveMistakeLimit":3,"model":"claude-sonnet-4-5"})",
+      parse_cli_settings);
+  ASSERT_EQ(h.rows.rows.size(), 4u);
+  EXPECT_EQ(h.rows.str(0, "text"), "permission setting: dangerouslySkipPermissions=false (from " + path + ", file mtime)");
+  EXPECT_EQ(h.rows.str(1, "text"), "cli setting: oneshot=true (from " + path + ", file mtime)");
+  EXPECT_EQ(h.rows.str(2, "text"), "cli setting: consecutiveMistakeLimit=3 (from " + path + ", file mtime)");
+  EXPECT_EQ(h.rows.str(3, "setting_value"), "claude-sonnet-4-5");
+  EXPECT_TRUE(h.rows.rows[0]["time_utc"].IsNull());  // the file has no mtime: no time
+  EXPECT_EQ(h.rows.str(0, "time_source"), "none");
+}
+
+// --- ~/.roo/cli-credentials.json --------------------------------------------------------------------------------
+
+TEST(CliCredentials, TokenRowTimedByCreatedAtWithIds) {
+  for (bool native : {false, true}) {
+    StoreHarness h;
+    const std::string path = "/home/u/.roo/cli-credentials.json";
+    run(h, "cli-credentials.json", path,
+        R"({"token":"ghp_PLANTED","createdAt":"2026-04-01T12:00:00.000Z","userId":"user_1","orgId":"org_2","apiKeys":{"openrouter":"sk-test-SECRET-1","anthropic":""}})",
+        parse_cli_credentials, native);
+    ASSERT_EQ(h.rows.rows.size(), 2u);
+    EXPECT_EQ(h.rows.str(0, "text"), "credential present: token (from " + path + ")");
+    EXPECT_EQ(h.rows.str(0, "time_utc"), "2026-04-01T12:00:00.000Z");
+    EXPECT_EQ(h.rows.str(0, "time_source"), "cli_credentials.createdAt");
+    EXPECT_EQ(h.rows.str(0, "created_at"), "2026-04-01T12:00:00.000Z");
+    EXPECT_EQ(h.rows.str(0, "user_id"), "user_1");
+    EXPECT_EQ(h.rows.str(0, "org_id"), "org_2");
+    EXPECT_EQ(h.rows.str(1, "text"), "credential present: apiKeys.openrouter (from " + path + ")");
+    EXPECT_EQ(h.rows.str(1, "time_source"), "file.mtime");
+    for (size_t i = 0; i < 2; ++i) EXPECT_FALSE(h.rows.rows[i].HasMember("native"));
+    expect_no_secret(h.rows, {"ghp_PLANTED", "sk-test-SECRET-1"});
+  }
+}
+
+TEST(CliCredentials, UnreadableCreatedAtFallsBackToMtime) {
+  StoreHarness h;
+  run(h, "cli-credentials.json", "/home/u/.roo/cli-credentials.json",
+      R"({"token":"ghp_PLANTED","createdAt":"2026-02-30T12:00:00.000Z"})", parse_cli_credentials);
+  ASSERT_EQ(h.rows.rows.size(), 1u);
+  EXPECT_EQ(h.rows.str(0, "time_utc"), kMtime);
+  EXPECT_EQ(h.rows.str(0, "time_source"), "file.mtime");
+  EXPECT_EQ(h.rows.str(0, "created_at"), "2026-02-30T12:00:00.000Z");
+}
+
+// --- ~/.vscode-mock/global-storage/secrets.json -------------------------------------------------------------
+
+const char* kSecretsPath = "/home/u/.vscode-mock/global-storage/secrets.json";
+// roo-format.md §8 / §10: the provider profiles are a JSON string holding JSON.
+const char* kSecrets =
+    R"({"openRouterApiKey":"sk-test-SECRET-1","roo_cline_config_api_config":"{\n  \"currentApiConfigName\": \"default\",\n  \"apiConfigs\": {\"default\": {\"id\": \"k3v9q2m7x1p4z\", \"apiProvider\": \"openrouter\", \"openRouterApiKey\": \"sk-or-PLANTED-2\", \"openRouterModelId\": \"anthropic/claude-sonnet-4.5\", \"openAiHeaders\": {\"Authorization\": \"Bearer hdr-PLANTED-3\"}},)"
+    R"( \"work\": {\"id\": \"abc\", \"apiProvider\": \"anthropic\", \"apiKey\": \"sk-ant-PLANTED-4\", \"apiModelId\": \"claude-sonnet-4-5\", \"awsUseApiKey\": true}},\n  \"modeApiConfigs\": {\"code\": \"k3v9q2m7x1p4z\"}\n}",)"
+    R"("clerk-auth-credentials":"{\"clientToken\":\"clerk-PLANTED-5\",\"sessionId\":\"sess_1\"}"})";
+
+TEST(CliSecrets, ProfilesAndKeysAreNamedNeverShown) {
+  for (bool native : {false, true}) {
+    StoreHarness h;
+    run(h, "secrets.json", kSecretsPath, kSecrets, parse_cli_secrets, native);
+    const std::string inner = std::string(" (from ") + kSecretsPath + " roo_cline_config_api_config)";
+    ASSERT_EQ(h.rows.rows.size(), 7u);
+    EXPECT_EQ(h.rows.str(0, "text"), std::string("credential present: openRouterApiKey (from ") + kSecretsPath + ")");
+    EXPECT_EQ(h.rows.str(1, "kind"), "provider_profile");
+    EXPECT_EQ(h.rows.str(1, "text"),
+              std::string("provider profile: default provider=openrouter model=anthropic/claude-sonnet-4.5 (from ") +
+                  kSecretsPath + ")");
+    EXPECT_EQ(h.rows.str(1, "profile_id"), "k3v9q2m7x1p4z");
+    EXPECT_EQ(h.rows.str(1, "api_provider"), "openrouter");
+    EXPECT_EQ(h.rows.str(1, "model_id"), "anthropic/claude-sonnet-4.5");
+    EXPECT_TRUE(h.rows.rows[1]["current"].GetBool());
+    EXPECT_EQ(h.rows.str(2, "text"), "credential present: apiConfigs.default.openRouterApiKey" + inner);
+    EXPECT_EQ(h.rows.str(2, "provider"), "openrouter");
+    EXPECT_EQ(h.rows.str(2, "profile_name"), "default");
+    EXPECT_EQ(h.rows.str(3, "text"), "credential present: apiConfigs.default.openAiHeaders.Authorization" + inner);
+    EXPECT_EQ(h.rows.str(4, "text"),
+              std::string("provider profile: work provider=anthropic model=claude-sonnet-4-5 (from ") + kSecretsPath + ")");
+    EXPECT_FALSE(h.rows.rows[4]["current"].GetBool());
+    EXPECT_EQ(h.rows.str(5, "text"), "credential present: apiConfigs.work.apiKey" + inner);
+    EXPECT_EQ(h.rows.str(6, "credential_key"), "clerk-auth-credentials");
+    for (size_t i : {0, 2, 3, 5, 6}) EXPECT_FALSE(h.rows.rows[i].HasMember("native"));
+    if (native) {
+      EXPECT_EQ(h.rows.str(1, "native"),
+                R"({"id":"k3v9q2m7x1p4z","apiProvider":"openrouter","openRouterModelId":"anthropic/claude-sonnet-4.5"})");
+    }
+    expect_no_secret(h.rows, {"sk-test-SECRET-1", "sk-or-PLANTED-2", "hdr-PLANTED-3", "sk-ant-PLANTED-4",
+                              "clerk-PLANTED-5", "Bearer"});
+  }
+}
+
+TEST(CliSecrets, BadProfileJsonIsReportedWithoutEchoingIt) {
+  StoreHarness h;
+  run(h, "secrets.json", kSecretsPath, R"({"roo_cline_config_api_config":"{\"apiConfigs\":{\"a\":{\"apiKey\":\"sk-test-SECRET-1\""})",
+      parse_cli_secrets);
+  ASSERT_EQ(h.rows.rows.size(), 1u);
+  EXPECT_EQ(h.rows.str(0, "text"), "parser: secrets.json roo_cline_config_api_config is not a JSON object");
+  expect_no_secret(h.rows, {"sk-test-SECRET-1"});
+}
+
+// --- ~/.roo/cli-history.json ----------------------------------------------------------------------------------
+
+const char* kHistPath = "/home/u/.roo/cli-history.json";
+
+std::vector<std::string> texts(const CliHistory& hist) {
+  std::vector<std::string> out;
+  for (const auto& e : hist.entries) out.push_back(e.text);
+  return out;
+}
+
+TEST(CliHistory, EntriesAreUserRowsWithoutTime) {
+  StoreHarness h;
+  // roo-format.md §6: tab-indented {"version":1,"entries":[…]}, oldest first.
+  CliHistory hist = run(h, "cli-history.json", kHistPath,
+                        "{\n\t\"version\": 1,\n\t\"entries\": [\n\t\t\"explain the project layout\",\n\t\t\"/new\"\n\t]\n}",
+                        parse_cli_history);
+  EXPECT_TRUE(h.rows.rows.empty());  // the caller decides which entries to keep
+  ASSERT_EQ(texts(hist), (std::vector<std::string>{"explain the project layout", "/new"}));
+  const ParseContext ctx = h.at("cli-history.json", kHistPath);
+  for (const auto& e : hist.entries) emit_cli_history_row(e, ctx);
+  ASSERT_EQ(h.rows.rows.size(), 2u);
+  EXPECT_EQ(h.rows.str(0, "kind"), "cli_history");
+  EXPECT_EQ(h.rows.str(0, "role"), "user");
+  EXPECT_EQ(h.rows.str(0, "text"), "explain the project layout");
+  EXPECT_TRUE(h.rows.rows[0]["time_utc"].IsNull());
+  EXPECT_EQ(h.rows.str(0, "time_source"), "none");
+  EXPECT_TRUE(h.rows.rows[0]["session_id"].IsNull());
+  EXPECT_TRUE(h.rows.rows[0]["project_path"].IsNull());
+  EXPECT_EQ(h.rows.src(1)["record_index"].GetInt(), 1);
+}
+
+// Seed 000 Bad-line rows: "A cli-history.json cut mid-write yields the entries before the cut and one system row for
+// the cut".
+TEST(CliHistory, CutFileKeepsTheEntriesBeforeTheCut) {
+  StoreHarness h;
+  CliHistory hist = run(h, "cli-history.json", kHistPath,
+                        "{\n\t\"version\": 1,\n\t\"entries\": [\n\t\t\"explain the project layout\",\n\t\t\"list the "
+                        "TODO comments in src\",\n\t\t\"/ne",
+                        parse_cli_history);
+  EXPECT_EQ(texts(hist), (std::vector<std::string>{"explain the project layout", "list the TODO comments in src"}));
+  ASSERT_EQ(h.rows.rows.size(), 1u);
+  EXPECT_EQ(h.rows.str(0, "kind"), "parser_error");
+  EXPECT_EQ(h.rows.str(0, "role"), "system");
+  EXPECT_EQ(h.rows.str(0, "text"), "parser: array cut off after record 2");
+
+  StoreHarness h2;  // cut right after a comma
+  hist = run(h2, "cli-history.json", kHistPath, R"({"version":1,"entries":["a",)", parse_cli_history);
+  EXPECT_EQ(texts(hist), (std::vector<std::string>{"a"}));
+  ASSERT_EQ(h2.rows.rows.size(), 1u);
+  EXPECT_EQ(h2.rows.str(0, "text"), "parser: array cut off after record 1");
+
+  StoreHarness h3;  // cut after the array closed: every entry is whole, the object is not
+  hist = run(h3, "cli-history.json", kHistPath, R"({"version":1,"entries":["a","b"])", parse_cli_history);
+  EXPECT_EQ(texts(hist), (std::vector<std::string>{"a", "b"}));
+  ASSERT_EQ(h3.rows.rows.size(), 1u);
+  EXPECT_EQ(h3.rows.str(0, "text").rfind("parser: cli-history.json is not a JSON object (", 0), 0u);
+}
+
+TEST(CliHistory, NonStringAndUnparseableEntries) {
+  StoreHarness h;
+  CliHistory hist = run(h, "cli-history.json", kHistPath, R"({"version":1,"entries":["a",5,tru,{"x":1},"b"]})",
+                        parse_cli_history);
+  EXPECT_EQ(texts(hist), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(hist.entries[1].record_index, 4);
+  ASSERT_EQ(h.rows.rows.size(), 3u);
+  EXPECT_EQ(h.rows.str(0, "text"), "parser: unparseable record 2 (not a string): 5");
+  EXPECT_EQ(h.rows.str(1, "text").rfind("parser: unparseable record 3 (", 0), 0u);
+  EXPECT_EQ(h.rows.str(2, "text"), R"(parser: unparseable record 4 (not a string): {"x":1})");
+  EXPECT_EQ(h.rows.src(2)["record_index"].GetInt(), 3);
+}
+
+TEST(CliHistory, NotAnObjectOrNoEntries) {
+  StoreHarness h;
+  run(h, "cli-history.json", kHistPath, R"(["a"])", parse_cli_history);
+  run(h, "cli-history.json", kHistPath, R"({"version":1})", parse_cli_history);
+  run(h, "cli-history.json", kHistPath, "", parse_cli_history);
+  ASSERT_EQ(h.rows.rows.size(), 3u);
+  EXPECT_EQ(h.rows.str(0, "text"), "parser: cli-history.json is not a JSON object");
+  EXPECT_EQ(h.rows.str(1, "text"), "parser: cli-history.json has no entries array");
+  EXPECT_EQ(h.rows.str(2, "text"), "parser: cli-history.json is empty");
+}
+
+}  // namespace
+}  // namespace roo

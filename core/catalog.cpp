@@ -104,6 +104,20 @@ std::vector<StorePattern> build_stores() {
       add("vscode-server", {server, "data", "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings", name},
           StoreKind::mcp_settings);
   }
+  // Installed extensions: each editor's extensions folder in the home (~/.vscode/extensions on every OS, VSCodium's
+  // ~/.vscode-oss, Cursor's ~/.cursor, …) holds extensions.json and one <publisher>.<name>-<version> folder per
+  // installed version.
+  const std::pair<const char*, const char*> kExtensionFolders[] = {
+      {"vscode", ".vscode"},          {"vscode-insiders", ".vscode-insiders"}, {"vscodium", ".vscode-oss"},
+      {"cursor", ".cursor"},          {"windsurf", ".windsurf"},               {"vscode-server", ".vscode-server"},
+      {"vscode-server", ".vscode-server-insiders"},
+  };
+  for (auto [surface, folder] : kExtensionFolders) {
+    add(surface, {folder, "extensions", "extensions.json"}, StoreKind::extension_manifest);
+    for (const Extension& ext : kExtensions)
+      add(ext.surface_override ? ext.surface_override : surface, {folder, "extensions", std::string(ext.folder) + "-*"},
+          StoreKind::extension_dir);
+  }
   // The CLI's shim and ~/.roo (roo-format.md §1.3, §6).
   add("cli", {".vscode-mock", "global-storage", "global-state.json"}, StoreKind::global_state_json);
   add("cli", {".vscode-mock", "global-storage", "secrets.json"}, StoreKind::cli_secrets);

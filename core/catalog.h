@@ -39,6 +39,8 @@ enum class StoreKind {
   cli_settings,        // ~/.roo/cli-settings.json
   cli_credentials,     // ~/.roo/cli-credentials.json
   host_settings,       // an editor's User/settings.json: roo-cline.customStoragePath (roo-format.md §1.2)
+  extension_manifest,  // an editor's extensions/extensions.json: which extensions are installed, since when
+  extension_dir,       // an editor's extensions/rooveterinaryinc.roo-cline-<version>/ (a directory)
 };
 // A store file, relative to a home. "*" in a segment matches every child directory; the last segment is the file
 // name (matched case-insensitively, like every catalog name).

@@ -18,7 +18,17 @@ std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const st
   for (FileMeta& e : fs.list_dir(dir)) {
     if (!e.name_allocated) continue;
     if (dirs_only && !e.is_dir) continue;
-    if (pattern == "*" ? (e.name != "." && e.name != "..") : iequals(e.name, pattern)) out.push_back(std::move(e));
+    if (e.name == "." || e.name == "..") continue;
+    bool match;
+    if (pattern == "*") {
+      match = true;
+    } else if (pattern.size() > 1 && pattern.back() == '*') {  // "prefix*"
+      match = e.name.size() >= pattern.size() - 1 && iequals(std::string_view(e.name).substr(0, pattern.size() - 1),
+                                                                std::string_view(pattern).substr(0, pattern.size() - 1));
+    } else {
+      match = iequals(e.name, pattern);
+    }
+    if (match) out.push_back(std::move(e));
   }
   return out;
 }
@@ -261,7 +271,7 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
         std::vector<std::string> dirs(sp.segments.begin(), sp.segments.end() - 1);
         for (const FileMeta& dir : resolve(fs, home, dirs))
           for (const FileMeta& file : children(fs, dir, sp.segments.back(), false)) {
-            if (file.is_dir || !seen_stores.insert(file.path).second) continue;
+            if (file.is_dir != (sp.kind == StoreKind::extension_dir) || !seen_stores.insert(file.path).second) continue;
             process_store(fs, sp, dir, file, home.name, out, report, opts, tasks);
           }
       }

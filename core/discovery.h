@@ -34,7 +34,8 @@ struct RootContents {
 };
 
 // Allocated children of dir whose name matches pattern case-insensitively (NTFS, FAT and HFS+ ignore case, and a
-// pattern's case can differ from what the user's system wrote); "*" matches every child.
+// pattern's case can differ from what the user's system wrote); "*" matches every child, "prefix*" every child
+// whose name starts with prefix.
 std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const std::string& pattern, bool dirs_only);
 // Every directory reached by following segments from start.
 std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const std::vector<std::string>& segments);

@@ -26,6 +26,8 @@ const char* store_kind_name(StoreKind kind) {
     case StoreKind::cli_settings: return "cli_settings";
     case StoreKind::cli_credentials: return "cli_credentials";
     case StoreKind::host_settings: return "host_settings";
+    case StoreKind::extension_manifest: return "extension_manifest";
+    case StoreKind::extension_dir: return "extension_dir";
   }
   return "store";
 }
@@ -204,6 +206,17 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
                    const std::optional<std::string>& user, RowSink& out, ScanReport& report, const ScanOptions& opts,
                    const HomeTasks& home) {
   TaskIdentity identity{pattern.surface, user, {}, {}, {}, {}};
+  if (pattern.kind == StoreKind::extension_dir) {  // a folder: nothing to read, its name and times are the fact
+    SourceRef folder{&fs.volume(), file};
+    ParseContext ctx;
+    ctx.identity = &identity;
+    ctx.source = &folder;
+    ctx.file_name = file.name;
+    ctx.sink = &out;
+    emit_extension_dir_row(ctx);
+    out.end_source("");
+    return;
+  }
   std::deque<TaskIdentity> task_identities;  // rows of taskHistory tasks point here until the source ends
   OpenSource src(fs, file, &identity, out, report, opts.native, store_kind_name(pattern.kind));
   HashingStream* in = src.stream();
@@ -226,6 +239,8 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
     case StoreKind::cli_settings: src.add_stats(parse_cli_settings(*in, ctx)); break;
     case StoreKind::cli_credentials: src.add_stats(parse_cli_credentials(*in, ctx)); break;
     case StoreKind::host_settings: host_settings_rows(fs, src); break;
+    case StoreKind::extension_manifest: src.add_stats(parse_extensions_manifest(*in, ctx)); break;
+    case StoreKind::extension_dir: break;  // handled above
     case StoreKind::cli_history: {
       // seed 000 Secondary sources: a line is kept only when no task of this home has a user row with its text; the
       // others are the same fact as that row (counted as folded).

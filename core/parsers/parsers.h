@@ -79,6 +79,13 @@ ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const C
 // task_metadata.json: files_in_context[] (roo-format.md §2.6).
 ParseStats parse_task_metadata(HashingStream& in, const ParseContext& ctx);
 
+// An editor's extensions/extensions.json: one installation row per Roo Code entry, timed by
+// metadata.installedTimestamp. Other extensions give no row.
+ParseStats parse_extensions_manifest(HashingStream& in, const ParseContext& ctx);
+// An editor's extensions/rooveterinaryinc.roo-cline-<version>/ folder (ctx.source is the folder): one installation
+// row, timed by the folder's creation time.
+void emit_extension_dir_row(const ParseContext& ctx);
+
 // tasks/<id>/command-output/cmd-<executionId>.txt (roo-format.md §2.7): one command_output row holding the whole
 // output, timed by the execution id (the ts of the command's ui ask).
 ParseStats parse_command_output(HashingStream& in, const ParseContext& ctx);

@@ -79,5 +79,34 @@ TEST(Jsonc, CommentsAndTrailingCommasAreRemovedOutsideStrings) {
   EXPECT_EQ(strip_jsonc("{\"a\": \"//x,}\", // c\n \"b\": [1,2,], /* d */}"), "{\"a\": \"//x,}\", \n \"b\": [1,2 ]  }");  // both commas were trailing
 }
 
+// An editor's extensions folder says which Roo Code version was installed and when (extensions.json
+// metadata.installedTimestamp), and the version's own folder is there too; other extensions give no row.
+TEST(Discovery, InstalledExtensionGivesInstallationRows) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path ext = fs::path(dir) / "home/u/.vscode/extensions";
+  write(ext / "extensions.json",
+        R"([{"identifier":{"id":"ms-python.python"},"version":"2025.1.0","metadata":{"installedTimestamp":1}},)"
+        R"({"identifier":{"id":"rooveterinaryinc.roo-cline","uuid":"u"},"version":"3.25.4","location":{"$mid":1,"fsPath":"/home/u/.vscode/extensions/rooveterinaryinc.roo-cline-3.25.4","scheme":"file"},"relativeLocation":"rooveterinaryinc.roo-cline-3.25.4","metadata":{"installedTimestamp":1755000000000,"source":"gallery","isPreReleaseVersion":false}}])");
+  write(ext / "rooveterinaryinc.roo-cline-3.25.4/package.json", "{}");
+  write(ext / "ms-python.python-2025.1.0/package.json", "{}");
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report);
+  ASSERT_EQ(rows.rows.size(), 2u);
+  EXPECT_EQ(rows.str(0, "kind"), "installation");
+  EXPECT_EQ(rows.str(0, "surface"), "vscode");
+  EXPECT_EQ(rows.str(0, "version"), "3.25.4");
+  EXPECT_EQ(rows.str(0, "time_utc"), "2025-08-12T12:00:00.000Z");  // date -u -d @1755000000
+  EXPECT_EQ(rows.str(0, "time_source"), "extensions_json.installedTimestamp");
+  EXPECT_EQ(rows.str(0, "install_source"), "gallery");
+  EXPECT_EQ(rows.str(1, "kind"), "installation");
+  EXPECT_EQ(rows.str(1, "text"), "installation: extension folder rooveterinaryinc.roo-cline-3.25.4");
+  EXPECT_EQ(rows.str(1, "version"), "3.25.4");
+  EXPECT_EQ(rows.str(1, "install_path"), "/home/u/.vscode/extensions/rooveterinaryinc.roo-cline-3.25.4");
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace roo

@@ -1,6 +1,8 @@
-// Every settings, permission and credential store parser (core/parsers/config_stores.h) over the same bytes, and the
+// Every settings, permission, credential and installation store parser (core/parsers/config_stores.h, parsers.h),
+// the host settings reader (stores.h) over the same bytes, and the
 // value-level state parsers over whatever the bytes parse to, with every row serialised (fuzz_harness.h).
 #include "core/parsers/config_stores.h"
+#include "core/stores.h"
 #include "fuzz_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -29,5 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   roo::fuzz::run(data, size, "cli-history.json", [](HashingStream& in, const ParseContext& ctx) {
     for (const roo::CliHistoryEntry& e : roo::parse_cli_history(in, ctx).entries) roo::emit_cli_history_row(e, ctx);
   });
+  roo::fuzz::run(data, size, "extensions.json", roo::parse_extensions_manifest);
+  // The host settings reader: JSONC stripping, then the setting.
+  (void)roo::custom_storage_path(std::string(reinterpret_cast<const char*>(data), size));
   return 0;
 }

@@ -259,7 +259,7 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
       if (!seen_homes.insert(home.path).second) continue;
       report.homes_searched.push_back(home.path);
       HomeTasks tasks;
-      UserWordsCollector collect(out, tasks.user_words);
+      UserWordsCollector collect(out, tasks);
       std::vector<RooRoot> roots;
       for (const RootPattern& rp : root_patterns())
         for (FileMeta& dir : resolve(fs, home, rp.segments)) roots.push_back({rp.surface, home.name, std::move(dir)});

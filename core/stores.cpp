@@ -1,5 +1,7 @@
 #include "core/stores.h"
 
+#include <cctype>
+#include <cstdio>
 #include <deque>
 
 #include "core/open_source.h"
@@ -154,6 +156,67 @@ void host_settings_rows(FileSystemView& fs, OpenSource& src) {
 
 }  // namespace
 
+std::string cli_workspace_hash(std::string_view utf8_path) {
+  int32_t h = 0;
+  auto add = [&](uint32_t unit) { h = static_cast<int32_t>(static_cast<uint32_t>(h) * 31u + unit); };
+  for (size_t i = 0; i < utf8_path.size();) {
+    // Decode one UTF-8 character (invalid bytes count as U+FFFD, as Node's decoder gives), then feed UTF-16 units.
+    const unsigned char c = static_cast<unsigned char>(utf8_path[i]);
+    uint32_t cp = 0xFFFD;
+    size_t len = 1;
+    if (c < 0x80) {
+      cp = c;
+    } else if ((c >> 5) == 0x6 && i + 1 < utf8_path.size()) {
+      cp = ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(utf8_path[i + 1]) & 0x3Fu), len = 2;
+    } else if ((c >> 4) == 0xE && i + 2 < utf8_path.size()) {
+      cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(utf8_path[i + 1]) & 0x3Fu) << 6) |
+           (static_cast<unsigned char>(utf8_path[i + 2]) & 0x3Fu);
+      len = 3;
+    } else if ((c >> 3) == 0x1E && i + 3 < utf8_path.size()) {
+      cp = ((c & 0x07u) << 18) | ((static_cast<unsigned char>(utf8_path[i + 1]) & 0x3Fu) << 12) |
+           ((static_cast<unsigned char>(utf8_path[i + 2]) & 0x3Fu) << 6) |
+           (static_cast<unsigned char>(utf8_path[i + 3]) & 0x3Fu);
+      len = 4;
+    }
+    i += len;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      add(0xD800 + (cp >> 10));
+      add(0xDC00 + (cp & 0x3FF));
+    } else {
+      add(cp);
+    }
+  }
+  // Math.abs(-2^31) is 2^31 in JavaScript: the magnitude is taken in 64 bits.
+  const int64_t magnitude = h < 0 ? -static_cast<int64_t>(h) : h;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(magnitude));
+  return buf;
+}
+
+std::optional<std::string> workspace_json_folder(const std::string& workspace_json) {
+  rapidjson::Document doc;
+  if (!parse_json(workspace_json.data(), workspace_json.size(), doc, nullptr) || !doc.IsObject()) return std::nullopt;
+  auto uri = get_string(doc, "folder");
+  if (!uri) uri = get_string(doc, "workspace");
+  if (!uri || !starts_with(*uri, "file://")) return std::nullopt;
+  std::string path;
+  const std::string& u = *uri;
+  for (size_t i = 7; i < u.size(); ++i) {
+    auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
+    if (u[i] == '%' && i + 2 < u.size() && std::isxdigit(static_cast<unsigned char>(u[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(u[i + 2]))) {
+      path += static_cast<char>(hex(u[i + 1]) * 16 + hex(u[i + 2]));
+      i += 2;
+    } else {
+      path += u[i];
+    }
+  }
+  // file:///c:/Users/x → c:/Users/x (a drive path keeps no leading slash)
+  if (path.size() >= 3 && path[0] == '/' && path[2] == ':') path.erase(0, 1);
+  return path;
+}
+
 std::optional<std::string> custom_storage_path(const std::string& settings_json) {
   rapidjson::Document doc;
   const std::string json = strip_jsonc(settings_json);
@@ -216,6 +279,16 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
     emit_extension_dir_row(ctx);
     out.end_source("");
     return;
+  }
+  // Workspace state belongs to a project: VS Code names it in workspace.json beside it, the CLI only by a hash of
+  // its path, matched against the workspaces of this home's tasks.
+  if (pattern.kind == StoreKind::workspace_state_db) {
+    for (const FileMeta& f : fs.list_dir(dir))
+      if (f.name_allocated && !f.is_dir && iequals(f.name, "workspace.json"))
+        identity.project_path = workspace_json_folder(read_file_bytes(fs, f));
+  } else if (pattern.kind == StoreKind::workspace_state_json) {
+    for (const std::string& p : home.project_paths)
+      if (cli_workspace_hash(p) == dir.name) identity.project_path = p;
   }
   std::deque<TaskIdentity> task_identities;  // rows of taskHistory tasks point here until the source ends
   OpenSource src(fs, file, &identity, out, report, opts.native, store_kind_name(pattern.kind));

@@ -16,12 +16,13 @@ namespace roo {
 struct HomeTasks {
   std::map<std::string, std::set<std::string>> task_ids_by_root;  // root path → ids of its task dirs and index
   ConversationTexts user_words;  // every user_message row's text, for the CLI history (seed 000 Secondary sources)
+  std::set<std::string> project_paths;  // every task's workspace, to name the CLI's workspace-storage/<hash>
 };
 
-// Passes rows on and remembers the text of every user_message row.
+// Passes rows on and remembers the text of every user_message row and every task's workspace.
 class UserWordsCollector : public RowSink {
  public:
-  UserWordsCollector(RowSink& out, ConversationTexts& words) : out_(out), words_(words) {}
+  UserWordsCollector(RowSink& out, HomeTasks& home) : out_(out), home_(home) {}
   void emit(const Row& row) override {
     note(row);
     out_.emit(row);
@@ -34,11 +35,21 @@ class UserWordsCollector : public RowSink {
 
  private:
   void note(const Row& row) {
-    if (row.kind == "user_message" && row.text) words_.add(*row.text);
+    if (row.kind == "user_message" && row.text) home_.user_words.add(*row.text);
+    if (row.kind == "task" && row.identity && row.identity->project_path)
+      home_.project_paths.insert(*row.identity->project_path);
   }
   RowSink& out_;
-  ConversationTexts& words_;
+  HomeTasks& home_;
 };
+
+// The CLI's workspace-storage folder name for a workspace path (roo-format.md §1.3, packages/vscode-shim
+// hashWorkspacePath): Java's String.hashCode over UTF-16 code units, as a signed 32-bit value, then Math.abs in hex.
+std::string cli_workspace_hash(std::string_view utf8_path);
+
+// The folder a VS Code workspaceStorage/<id>/workspace.json names ({"folder": "file:///c%3A/x"} or
+// {"workspace": "<uri of a .code-workspace>"}), URI-decoded; nothing when it names none.
+std::optional<std::string> workspace_json_folder(const std::string& workspace_json);
 
 // roo-cline.customStoragePath of an editor's settings.json bytes (JSONC), when set and not empty (roo-format.md §1.2).
 std::optional<std::string> custom_storage_path(const std::string& settings_json);

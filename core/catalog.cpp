@@ -125,11 +125,20 @@ std::vector<StorePattern> build_stores() {
   add("cli", {".vscode-mock", "workspace-storage", "*", "workspace-state.json"}, StoreKind::workspace_state_json);
   add("cli", {".roo", "cli-settings.json"}, StoreKind::cli_settings);
   add("cli", {".roo", "cli-credentials.json"}, StoreKind::cli_credentials);
+  add("cli", {".vscode-mock", ".machine-id"}, StoreKind::cli_machine_id);
+  // Global rules, slash commands and skills (roo-format.md §6): which exist and when they changed, not their text.
+  for (const char* area : {"rules", "rules-*", "commands", "skills", "skills-*"})
+    add("cli", {".roo", area, "*"}, StoreKind::roo_config_entry);
+  add("cli", {".agents", "skills", "*"}, StoreKind::roo_config_entry);
+  add("cli", {".roo", "worktrees", "*"}, StoreKind::worktree);
   add("cli", {".roo", "cli-history.json"}, StoreKind::cli_history);  // last: it is compared with every task's words
   return stores;
 }
 
 }  // namespace
+
+bool store_is_directory(StoreKind kind) { return kind == StoreKind::extension_dir || kind == StoreKind::worktree; }
+bool store_is_any_entry(StoreKind kind) { return kind == StoreKind::roo_config_entry; }
 
 const std::vector<StorePattern>& store_patterns() {
   static const std::vector<StorePattern> stores = build_stores();

@@ -41,7 +41,14 @@ enum class StoreKind {
   host_settings,       // an editor's User/settings.json: roo-cline.customStoragePath (roo-format.md §1.2)
   extension_manifest,  // an editor's extensions/extensions.json: which extensions are installed, since when
   extension_dir,       // an editor's extensions/rooveterinaryinc.roo-cline-<version>/ (a directory)
+  cli_machine_id,      // ~/.vscode-mock/.machine-id: the CLI install's identity (roo-format.md §1.3)
+  roo_config_entry,    // an entry of ~/.roo/rules*/, commands/, skills/, ~/.agents/skills/ (names and times only)
+  worktree,            // ~/.roo/worktrees/<project>-<suffix>/: a scratch checkout (seed 000 Scratch directories)
 };
+// Whether a store of this kind is a directory entry (matched by name) rather than a file to read.
+bool store_is_directory(StoreKind kind);
+// Whether a store of this kind may be a file or a directory (an inventory entry).
+bool store_is_any_entry(StoreKind kind);
 // A store file, relative to a home. "*" in a segment matches every child directory; the last segment is the file
 // name (matched case-insensitively, like every catalog name).
 struct StorePattern {

@@ -271,7 +271,8 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
         std::vector<std::string> dirs(sp.segments.begin(), sp.segments.end() - 1);
         for (const FileMeta& dir : resolve(fs, home, dirs))
           for (const FileMeta& file : children(fs, dir, sp.segments.back(), false)) {
-            if (file.is_dir != (sp.kind == StoreKind::extension_dir) || !seen_stores.insert(file.path).second) continue;
+            const bool kind_ok = store_is_any_entry(sp.kind) || file.is_dir == store_is_directory(sp.kind);
+            if (!kind_ok || !seen_stores.insert(file.path).second) continue;
             process_store(fs, sp, dir, file, home.name, out, report, opts, tasks);
           }
       }

@@ -1,5 +1,6 @@
 #include "core/stores.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <deque>
@@ -30,6 +31,9 @@ const char* store_kind_name(StoreKind kind) {
     case StoreKind::host_settings: return "host_settings";
     case StoreKind::extension_manifest: return "extension_manifest";
     case StoreKind::extension_dir: return "extension_dir";
+    case StoreKind::cli_machine_id: return "cli_machine_id";
+    case StoreKind::roo_config_entry: return "roo_config_entry";
+    case StoreKind::worktree: return "worktree";
   }
   return "store";
 }
@@ -154,6 +158,51 @@ void host_settings_rows(FileSystemView& fs, OpenSource& src) {
   ctx.sink->emit(std::move(r));
 }
 
+// ~/.roo inventories and worktrees: one row per entry, timed by its modification time.
+void inventory_row(const StorePattern& pattern, const FileMeta& dir, const ParseContext& ctx) {
+  const FileMeta& f = ctx.source->file;
+  const bool worktree = pattern.kind == StoreKind::worktree;
+  Row r = ctx.row(worktree ? "worktree" : "roo_config_entry");
+  r.role = "system";
+  if (f.mtime) {
+    r.time_ms = f.mtime->seconds * 1000 + f.mtime->nanos / 1000000;
+    r.time_source = "file.mtime";
+  }
+  // The area is the folder the entry is in: rules, rules-<mode>, commands, skills (~/.roo or ~/.agents).
+  const std::string area = dir.name;
+  if (worktree) {
+    // seed 000 Scratch directories: ~/.roo/worktrees/<project>-<suffix> is Roo's suggested worktree root; a task
+    // whose workspace is there ran in a scratch checkout.
+    r.text = "worktree: " + f.path + " (scratch directory)";
+    r.set("classification", std::string("scratch"));
+  } else {
+    r.text = "roo config: " + area + "/" + f.name + (f.is_dir ? "/" : "");
+    r.set("config_area", area);
+  }
+  r.set("entry_name", f.name).set("entry_path", f.path).set("is_dir", f.is_dir);
+  if (!f.is_dir && f.size) r.set("size_bytes", static_cast<int64_t>(*f.size));
+  ctx.sink->emit(std::move(r));
+}
+
+// ~/.vscode-mock/.machine-id: 64 hex characters naming this CLI install (roo-format.md §1.3); kept even by
+// --ephemeral runs, so it ties ephemeral traces to the home.
+void machine_id_row(OpenSource& src) {
+  const ParseContext& ctx = src.ctx;
+  auto bytes = read_whole(*src.stream());
+  if (!bytes) return;
+  const std::string id(trim(*bytes));
+  Row r = ctx.row("install_identity");
+  r.role = "system";
+  if (auto t = ctx.source->file.mtime) {
+    r.time_ms = t->seconds * 1000 + t->nanos / 1000000;
+    r.time_source = "file.mtime";
+  }
+  const bool hex64 = id.size() == 64 && std::all_of(id.begin(), id.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  r.text = "cli machine id: " + (hex64 ? id : std::string("(not 64 hex characters)")) + " (from " + ctx.source->file.path + ")";
+  if (hex64) r.set("machine_id", id);
+  ctx.sink->emit(std::move(r));
+}
+
 }  // namespace
 
 std::string cli_workspace_hash(std::string_view utf8_path) {
@@ -269,14 +318,19 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
                    const std::optional<std::string>& user, RowSink& out, ScanReport& report, const ScanOptions& opts,
                    const HomeTasks& home) {
   TaskIdentity identity{pattern.surface, user, {}, {}, {}, {}};
-  if (pattern.kind == StoreKind::extension_dir) {  // a folder: nothing to read, its name and times are the fact
-    SourceRef folder{&fs.volume(), file};
+  if (store_is_directory(pattern.kind) || store_is_any_entry(pattern.kind)) {
+    // An entry whose name and times are the fact: its contents are not read (rules and skills are the user's
+    // text, a worktree a whole checkout).
+    SourceRef entry{&fs.volume(), file};
     ParseContext ctx;
     ctx.identity = &identity;
-    ctx.source = &folder;
+    ctx.source = &entry;
     ctx.file_name = file.name;
     ctx.sink = &out;
-    emit_extension_dir_row(ctx);
+    if (pattern.kind == StoreKind::extension_dir)
+      emit_extension_dir_row(ctx);
+    else
+      inventory_row(pattern, dir, ctx);
     out.end_source("");
     return;
   }
@@ -313,7 +367,10 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
     case StoreKind::cli_credentials: src.add_stats(parse_cli_credentials(*in, ctx)); break;
     case StoreKind::host_settings: host_settings_rows(fs, src); break;
     case StoreKind::extension_manifest: src.add_stats(parse_extensions_manifest(*in, ctx)); break;
-    case StoreKind::extension_dir: break;  // handled above
+    case StoreKind::extension_dir:
+    case StoreKind::roo_config_entry:
+    case StoreKind::worktree: break;  // entries: handled above
+    case StoreKind::cli_machine_id: machine_id_row(src); break;
     case StoreKind::cli_history: {
       // seed 000 Secondary sources: a line is kept only when no task of this home has a user row with its text; the
       // others are the same fact as that row (counted as folded).

@@ -108,5 +108,35 @@ TEST(Discovery, InstalledExtensionGivesInstallationRows) {
   fs::remove_all(dir);
 }
 
+// roo-format.md §1.3, §6; seed 000 Scratch directories: the CLI's machine id, ~/.roo's rules, commands and skills
+// (names and times, never their text) and its worktrees (scratch checkouts).
+TEST(Discovery, RooHomeInventoryNamesEntriesWithoutReadingThem) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path home = fs::path(dir) / "home/erin";
+  write(home / ".vscode-mock/.machine-id", std::string(64, 'a'));
+  write(home / ".roo/rules/01-style.md", "Always use tabs. SECRET-RULE-TEXT");
+  write(home / ".roo/rules-code/tests.md", "x");
+  write(home / ".roo/commands/deploy.md", "y");
+  fs::create_directories(home / ".roo/worktrees/shop-k3j9x");
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report);
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < rows.rows.size(); ++i) texts.push_back(rows.str(i, "kind") + " " + rows.str(i, "text"));
+  EXPECT_EQ(texts, (std::vector<std::string>{
+                       "install_identity cli machine id: " + std::string(64, 'a') + " (from /home/erin/.vscode-mock/.machine-id)",
+                       "roo_config_entry roo config: rules/01-style.md",
+                       "roo_config_entry roo config: rules-code/tests.md",
+                       "roo_config_entry roo config: commands/deploy.md",
+                       "worktree worktree: /home/erin/.roo/worktrees/shop-k3j9x (scratch directory)",
+                   }));
+  for (const std::string& line : rows.lines) EXPECT_EQ(line.find("SECRET-RULE-TEXT"), std::string::npos);
+  EXPECT_EQ(rows.str(4, "classification"), "scratch");
+  EXPECT_EQ(rows.rows[1]["size_bytes"].GetInt(), 33);  // printf %s "Always use tabs. SECRET-RULE-TEXT" | wc -c
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace roo

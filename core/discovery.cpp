@@ -263,10 +263,19 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
       std::vector<RooRoot> roots;
       for (const RootPattern& rp : root_patterns())
         for (FileMeta& dir : resolve(fs, home, rp.segments)) roots.push_back({rp.surface, home.name, std::move(dir)});
-      for (RooRoot& custom : custom_storage_roots(fs, home)) roots.push_back(std::move(custom));
+      const std::vector<RooRoot> custom_roots = custom_storage_roots(fs, home);
+      roots.insert(roots.end(), custom_roots.begin(), custom_roots.end());
       for (const RooRoot& root : roots)
         if (seen_roots.insert(root.dir.path).second)
           tasks.task_ids_by_root[root.dir.path] = process_root(fs, root, collect, report, opts);
+      // A custom storage path holds the settings folder too (roo-format.md §1.2): its MCP settings come first.
+      for (const RooRoot& root : custom_roots)
+        for (const FileMeta& settings : children(fs, root.dir, "settings", true))
+          for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
+            for (const FileMeta& file : children(fs, settings, name, false))
+              if (!file.is_dir && seen_stores.insert(file.path).second)
+                process_store(fs, StorePattern{root.surface, {}, StoreKind::mcp_settings}, settings, file, home.name,
+                              out, report, opts, tasks);
       for (const StorePattern& sp : store_patterns()) {
         std::vector<std::string> dirs(sp.segments.begin(), sp.segments.end() - 1);
         for (const FileMeta& dir : resolve(fs, home, dirs))

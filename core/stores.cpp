@@ -38,6 +38,32 @@ const char* store_kind_name(StoreKind kind) {
   return "store";
 }
 
+// seed 000: a queued upload is written "with the task as session_id". Rows naming a task_id (the request and its
+// credential row) get an identity with that session; identities live in `identities` until the source ends.
+class TaskSessionSink : public RowSink {
+ public:
+  TaskSessionSink(RowSink& out, std::deque<TaskIdentity>& identities) : out_(out), identities_(identities) {}
+  void emit(const Row& row) override {
+    Row copy = row;
+    take(std::move(copy));
+  }
+  void take(Row&& row) override {
+    for (const auto& [k, v] : row.fields)
+      if (k == "task_id" && std::holds_alternative<std::string>(v) && row.identity) {
+        TaskIdentity& id = identities_.emplace_back(*row.identity);
+        id.session_id = std::get<std::string>(v);
+        row.identity = &id;
+        break;
+      }
+    out_.emit(std::move(row));
+  }
+  void end_source(const std::string& sha) override { out_.end_source(sha); }
+
+ private:
+  RowSink& out_;
+  std::deque<TaskIdentity>& identities_;
+};
+
 // The whole file, read through the hashing stream (so its digest is the file's), up to the shared record cap.
 std::optional<std::string> read_whole(HashingStream& in) {
   std::string bytes;
@@ -102,9 +128,15 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
     return;
   }
   const std::string path = src.ctx.source->file.path;
+  int64_t part = 0;
   for (const std::string& key : read.secret_keys) {
     Row r = ctx.row("credential_present");
     r.role = "system";
+    r.position.part_index = part++;
+    if (auto t = ctx.source->file.mtime) {
+      r.time_ms = t->seconds * 1000 + t->nanos / 1000000;
+      r.time_source = "file.mtime";
+    }
     r.text = "credential present: " + key + " (from " + path + " SecretStorage, encrypted)";
     r.set("credential_key", key).set("credential_location", path + " SecretStorage");
     out.emit(std::move(r));
@@ -118,7 +150,10 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
     return;
   }
   if (pattern.kind == StoreKind::workspace_state_db) {
-    src.add_stats(parse_workspace_state(value, ctx, where));
+    TaskSessionSink by_task(*ctx.sink, identities);
+    ParseContext task_ctx = ctx;
+    task_ctx.sink = &by_task;
+    src.add_stats(parse_workspace_state(value, task_ctx, where));
   } else {
     GlobalStateResult g = parse_global_state(value, ctx, where);
     src.add_stats(g.stats);
@@ -145,6 +180,13 @@ void host_settings_rows(FileSystemView& fs, OpenSource& src) {
   if (!custom) return;
   Row r = ctx.row("host_setting");
   r.role = "system";
+  r.position.part_index = 0;  // whole-document rows are numbered among their kind (docs/row-contract.md)
+  if (ctx.native) {
+    rapidjson::Document one(rapidjson::kObjectType);
+    one.AddMember("roo-cline.customStoragePath", rapidjson::Value(custom->data(), custom->size(), one.GetAllocator()),
+                  one.GetAllocator());
+    r.native = to_json_text(one);
+  }
   if (auto t = ctx.source->file.mtime) {
     r.time_ms = t->seconds * 1000 + t->nanos / 1000000;
     r.time_source = "file.mtime";
@@ -200,6 +242,7 @@ void machine_id_row(OpenSource& src) {
   const bool hex64 = id.size() == 64 && std::all_of(id.begin(), id.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
   r.text = "cli machine id: " + (hex64 ? id : std::string("(not 64 hex characters)")) + " (from " + ctx.source->file.path + ")";
   if (hex64) r.set("machine_id", id);
+  if (ctx.native) r.native = *bytes;  // the file is the record (an identifier, not a secret)
   ctx.sink->emit(std::move(r));
 }
 
@@ -261,8 +304,13 @@ std::optional<std::string> workspace_json_folder(const std::string& workspace_js
       path += u[i];
     }
   }
-  // file:///c:/Users/x → c:/Users/x (a drive path keeps no leading slash)
-  if (path.size() >= 3 && path[0] == '/' && path[2] == ':') path.erase(0, 1);
+  // file:///c:/Users/x is VS Code's Uri for the fsPath c:\Users\x: a lower-case drive letter and backslashes, the
+  // form task rows carry as their workspace (history_item.workspace), so the two join.
+  if (path.size() >= 3 && path[0] == '/' && path[2] == ':' && std::isalpha(static_cast<unsigned char>(path[1]))) {
+    path.erase(0, 1);
+    path[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(path[0])));
+    std::replace(path.begin(), path.end(), '/', '\\');
+  }
   return path;
 }
 
@@ -360,7 +408,13 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
       emit_history_tasks(g.task_history, pattern.surface, home, ctx, task_identities);
       break;
     }
-    case StoreKind::workspace_state_json: src.add_stats(parse_workspace_state_file(*in, ctx)); break;
+    case StoreKind::workspace_state_json: {
+      TaskSessionSink by_task(out, task_identities);
+      ParseContext task_ctx = ctx;
+      task_ctx.sink = &by_task;
+      src.add_stats(parse_workspace_state_file(*in, task_ctx));
+      break;
+    }
     case StoreKind::cli_secrets: src.add_stats(parse_cli_secrets(*in, ctx)); break;
     case StoreKind::mcp_settings: src.add_stats(parse_mcp_settings(*in, ctx)); break;
     case StoreKind::cli_settings: src.add_stats(parse_cli_settings(*in, ctx)); break;

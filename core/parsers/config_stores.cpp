@@ -259,9 +259,12 @@ void sync_row(DocRows& d, const std::string& key, const rapidjson::Value* value,
   else
     r.set("setting_unset", true).set("setting_default", std::string("true"));
   r.set("setting_source", where);
-  if (value && d.ctx().native) {
+  if (d.ctx().native) {
     const size_t dot = key.rfind('.');
-    r.native = native_pair(std::string_view(key).substr(dot + 1), *value);
+    if (value)
+      r.native = native_pair(std::string_view(key).substr(dot + 1), *value);
+    else
+      r.native = "{}";  // the cache holds no such key: the record is the empty settings object it was read from
   }
   d.emit(std::move(r));
 }

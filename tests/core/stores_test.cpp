@@ -23,7 +23,8 @@ TEST(CliWorkspaceHash, NonAsciiPathsHashUtf16Units) {
 }
 
 TEST(WorkspaceJson, FolderUriIsDecodedToAPath) {
-  EXPECT_EQ(workspace_json_folder(R"({"folder":"file:///c%3A/Users/dana/repo"})"), "c:/Users/dana/repo");
+  // VS Code's fsPath form, as history_item.workspace records it (lower-case drive, backslashes).
+  EXPECT_EQ(workspace_json_folder(R"({"folder":"file:///C%3A/Users/dana/repo"})"), "c:\\Users\\dana\\repo");
   EXPECT_EQ(workspace_json_folder(R"({"folder":"file:///home/u/my%20proj"})"), "/home/u/my proj");
   EXPECT_EQ(workspace_json_folder(R"({"workspace":"file:///home/u/all.code-workspace"})"), "/home/u/all.code-workspace");
   EXPECT_EQ(workspace_json_folder(R"({"folder":"vscode-remote://ssh-remote%2Bbox/home/u"})"), std::nullopt);

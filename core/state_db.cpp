@@ -409,6 +409,7 @@ StateDbRead read_state_db(const std::string& db, const std::optional<std::string
   } else {
     out.extension_row_deleted_in_wal = main_ok && main_row.has_value();
   }
+  if (out.extension_row_from_wal || out.extension_row_deleted_in_wal) out.extension_row_main_file = std::move(main_row);
   return out;
 }
 

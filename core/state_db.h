@@ -38,6 +38,9 @@ struct StateDbRead {
   bool extension_row_from_wal = false;
   // The main file alone holds the extension row but the database with its WAL applied does not (deleted in the WAL).
   bool extension_row_deleted_in_wal = false;
+  // When the WAL changed the row: the row as the main file alone holds it (none if it holds none), so a caller can
+  // tell which values came only from the WAL.
+  std::optional<StateDbRow> extension_row_main_file;
   std::vector<std::string> secret_keys;  // the "key" of secret:// rows whose extensionId is this extension, sorted
   // ItemTable keys beginning with the extension id + '.' or '/' (case-insensitively), sorted, for the report.
   std::vector<std::string> other_extension_keys;

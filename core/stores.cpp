@@ -38,6 +38,66 @@ const char* store_kind_name(StoreKind kind) {
   return "store";
 }
 
+// Marks the rows whose value the main database file alone does not hold: the -wal file is their only source.
+// A row names its setting (setting_key) or stands for a whole value; the main file's object decides per key.
+class WalOnlySink : public RowSink {
+ public:
+  WalOnlySink(RowSink& out, const rapidjson::Value* main_value) : out_(out), main_(main_value) {}
+  void emit(const Row& row) override {
+    Row copy = row;
+    take(std::move(copy));
+  }
+  void take(Row&& row) override {
+    if (from_wal_only(row)) row.set("value_from_wal", true);
+    out_.emit(std::move(row));
+  }
+  void end_source(const std::string& sha) override { out_.end_source(sha); }
+
+ private:
+  bool from_wal_only(const Row& row) const {
+    if (!main_) return true;  // the main file holds no such row at all
+    for (const auto& [k, v] : row.fields) {
+      if (k != "setting_key" || !std::holds_alternative<std::string>(v)) continue;
+      const std::string& key = std::get<std::string>(v);
+      const rapidjson::Value* main_v = lookup(*main_, key);
+      bool unset = false;
+      for (const auto& [k2, v2] : row.fields) unset = unset || k2 == "setting_unset";
+      if (unset) return main_v != nullptr;  // the WAL removed a value the main file has
+      if (!main_v) return true;
+      // The row states one scalar or one list entry: it came from the WAL unless the main file states it too.
+      std::string value;
+      for (const auto& [k2, v2] : row.fields)
+        if (k2 == "setting_value" && std::holds_alternative<std::string>(v2)) value = std::get<std::string>(v2);
+      auto same = [&](const rapidjson::Value& x) {
+        if (x.IsString()) return value == std::string(x.GetString(), x.GetStringLength());
+        return value == to_json_text(x);
+      };
+      if (main_v->IsArray()) {
+        for (const auto& e : main_v->GetArray())
+          if (same(e)) return false;
+        return true;
+      }
+      return !same(*main_v);
+    }
+    return false;  // rows that state no setting (tasks, credentials) are not judged value by value
+  }
+  // A setting key is a member name ("roo-cline.allowedCommands") or a dotted path into nested objects
+  // ("organization-settings.cloudSettings.recordTaskMessages"); the longest member name that matches wins.
+  static const rapidjson::Value* lookup(const rapidjson::Value& obj, std::string_view key) {
+    if (!obj.IsObject()) return nullptr;
+    for (size_t end = key.size();; end = key.rfind('.', end - 1)) {
+      const std::string head(key.substr(0, end));
+      if (const rapidjson::Value* v = member(obj, head.c_str())) {
+        if (end == key.size()) return v;
+        if (const rapidjson::Value* deeper = lookup(*v, key.substr(end + 1))) return deeper;
+      }
+      if (end == 0 || end == std::string_view::npos || key.rfind('.', end - 1) == std::string_view::npos) return nullptr;
+    }
+  }
+  RowSink& out_;
+  const rapidjson::Value* main_;
+};
+
 // seed 000: a queued upload is written "with the task as session_id". Rows naming a task_id (the request and its
 // credential row) get an identity with that session; identities live in `identities` until the source ends.
 class TaskSessionSink : public RowSink {
@@ -149,17 +209,29 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
     ctx.error("parser: " + ctx.file_name + " ItemTable " + read.extension_row->key + " is not a JSON object");
     return;
   }
+  // When the WAL changed the row, each row says whether its value is one the main file alone lacks.
+  rapidjson::Document main_value;
+  const rapidjson::Value* main_object = nullptr;
+  if (read.extension_row_main_file &&
+      parse_json(read.extension_row_main_file->value.data(), read.extension_row_main_file->value.size(), main_value,
+                 nullptr) &&
+      main_value.IsObject())
+    main_object = &main_value;
+  std::optional<WalOnlySink> wal_marks;
+  ParseContext value_ctx = ctx;
+  if (read.extension_row_from_wal) value_ctx.sink = &wal_marks.emplace(*ctx.sink, main_object);
   if (pattern.kind == StoreKind::workspace_state_db) {
-    TaskSessionSink by_task(*ctx.sink, identities);
-    ParseContext task_ctx = ctx;
+    TaskSessionSink by_task(*value_ctx.sink, identities);
+    ParseContext task_ctx = value_ctx;
     task_ctx.sink = &by_task;
     src.add_stats(parse_workspace_state(value, task_ctx, where));
   } else {
-    GlobalStateResult g = parse_global_state(value, ctx, where);
+    GlobalStateResult g = parse_global_state(value, value_ctx, where);
     src.add_stats(g.stats);
     emit_history_tasks(g.task_history, pattern.surface, home, ctx, identities);
   }
-  if (read.extension_row_from_wal) report.errors.push_back(where + ": the value comes from the -wal file");
+  if (read.extension_row_from_wal)
+    report.errors.push_back(where + ": values marked value_from_wal are only in the -wal file");
 }
 
 std::string read_file_bytes(FileSystemView& fs, const FileMeta& file) {

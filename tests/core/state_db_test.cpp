@@ -219,6 +219,9 @@ TEST_F(StateDbTest, WalHoldsNewestValueAndIsFlagged) {
   EXPECT_EQ(r.extension_row->value, R"({"mode":"architect"})");
   EXPECT_TRUE(r.extension_row_from_wal);
   EXPECT_FALSE(r.extension_row_deleted_in_wal);
+  // The main file's own value is kept, so a caller can tell which values only the WAL holds.
+  ASSERT_TRUE(r.extension_row_main_file);
+  EXPECT_EQ(r.extension_row_main_file->value, R"({"mode":"code"})");
 }
 
 TEST_F(StateDbTest, MainFileAloneGivesTheCheckpointedValue) {

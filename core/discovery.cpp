@@ -276,6 +276,15 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
               if (!file.is_dir && seen_stores.insert(file.path).second)
                 process_store(fs, StorePattern{root.surface, {}, StoreKind::mcp_settings}, settings, file, home.name,
                               out, report, opts, tasks);
+      // A workspace's own .roo/mcp.json (roo-format.md §7.3), for every workspace this home's tasks name that is on
+      // this file system; its rows carry the project (seed 000 Permission rows).
+      for (const auto& [workspace, surface] : tasks.project_paths)
+        if (auto ws = find_directory(fs, workspace))
+          for (const FileMeta& roo_dir : children(fs, *ws, ".roo", true))
+            for (const FileMeta& file : children(fs, roo_dir, "mcp.json", false))
+              if (!file.is_dir && seen_stores.insert(file.path).second)
+                process_store(fs, StorePattern{surface, {}, StoreKind::mcp_settings}, roo_dir, file, home.name, out,
+                              report, opts, tasks, workspace);
       for (const StorePattern& sp : store_patterns()) {
         std::vector<std::string> dirs(sp.segments.begin(), sp.segments.end() - 1);
         for (const FileMeta& dir : resolve(fs, home, dirs))

@@ -436,8 +436,8 @@ std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& ho
 
 void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, const FileMeta& file,
                    const std::optional<std::string>& user, RowSink& out, ScanReport& report, const ScanOptions& opts,
-                   const HomeTasks& home) {
-  TaskIdentity identity{pattern.surface, user, {}, {}, {}, {}};
+                   const HomeTasks& home, const std::optional<std::string>& project_path) {
+  TaskIdentity identity{pattern.surface, user, {}, {}, {}, project_path};
   if (store_is_directory(pattern.kind) || store_is_any_entry(pattern.kind)) {
     // An entry whose name and times are the fact: its contents are not read (rules and skills are the user's
     // text, a worktree a whole checkout).
@@ -461,7 +461,7 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
       if (f.name_allocated && !f.is_dir && iequals(f.name, "workspace.json"))
         identity.project_path = workspace_json_folder(read_file_bytes(fs, f));
   } else if (pattern.kind == StoreKind::workspace_state_json) {
-    for (const std::string& p : home.project_paths)
+    for (const auto& [p, surface] : home.project_paths)
       if (cli_workspace_hash(p) == dir.name) identity.project_path = p;
   }
   std::deque<TaskIdentity> task_identities;  // rows of taskHistory tasks point here until the source ends

@@ -16,7 +16,9 @@ namespace roo {
 struct HomeTasks {
   std::map<std::string, std::set<std::string>> task_ids_by_root;  // root path → ids of its task dirs and index
   ConversationTexts user_words;  // every user_message row's text, for the CLI history (seed 000 Secondary sources)
-  std::set<std::string> project_paths;  // every task's workspace, to name the CLI's workspace-storage/<hash>
+  // Every task's workspace and the surface of its first task: names the CLI's workspace-storage/<hash>, and leads
+  // to the project's own .roo/mcp.json.
+  std::map<std::string, std::string> project_paths;
 };
 
 // Passes rows on and remembers the text of every user_message row and every task's workspace.
@@ -37,7 +39,7 @@ class UserWordsCollector : public RowSink {
   void note(const Row& row) {
     if (row.kind == "user_message" && row.text) home_.user_words.add(*row.text);
     if (row.kind == "task" && row.identity && row.identity->project_path)
-      home_.project_paths.insert(*row.identity->project_path);
+      home_.project_paths.emplace(*row.identity->project_path, row.identity->surface);
   }
   RowSink& out_;
   HomeTasks& home_;
@@ -67,6 +69,6 @@ std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& ho
 // Reads one store file (found in dir) and writes its rows. user: the home's name.
 void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, const FileMeta& file,
                    const std::optional<std::string>& user, RowSink& out, ScanReport& report, const ScanOptions& opts,
-                   const HomeTasks& home);
+                   const HomeTasks& home, const std::optional<std::string>& project_path = std::nullopt);
 
 }  // namespace roo

@@ -138,5 +138,27 @@ TEST(Discovery, RooHomeInventoryNamesEntriesWithoutReadingThem) {
   fs::remove_all(dir);
 }
 
+// seed 000 Permission rows: a project's .roo/mcp.json gives mcpServers.<name>.alwaysAllow rows that carry the
+// project; the project is found through the workspace a task of the home names.
+TEST(Discovery, ProjectMcpJsonOfAWorkspaceSeen_seed000) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path tasks = fs::path(dir) / "home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
+  write(tasks / "t1/history_item.json",
+        R"({"id":"t1","number":1,"ts":1760000000000,"task":"x","tokensIn":1,"tokensOut":1,"totalCost":0,"workspace":"/home/u/proj"})");
+  write(fs::path(dir) / "home/u/proj/.roo/mcp.json", R"({"mcpServers":{"db":{"command":"pg-mcp","alwaysAllow":["query"]}}})");
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report);
+  std::vector<std::string> kinds;
+  for (size_t i = 0; i < rows.rows.size(); ++i) kinds.push_back(rows.str(i, "kind"));
+  EXPECT_EQ(kinds, (std::vector<std::string>{"task", "mcp_server", "mcp_always_allow"}));
+  EXPECT_EQ(rows.str(2, "text"), "permission setting: mcpServers.db.alwaysAllow=query (from /home/u/proj/.roo/mcp.json, file mtime)");
+  EXPECT_EQ(rows.str(2, "project_path"), "/home/u/proj");
+  EXPECT_EQ(rows.str(2, "session_id"), "<absent>");
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace roo

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -63,6 +64,16 @@ struct Row {
   Row& set_opt(std::string key, const std::optional<T>& value) {
     if (value) fields.emplace_back(std::move(key), FieldValue(*value));
     return *this;
+  }
+  // The first field of that name, if any; its string value when it holds one.
+  const FieldValue* field(std::string_view key) const {
+    for (const auto& [k, v] : fields)
+      if (k == key) return &v;
+    return nullptr;
+  }
+  const std::string* string_field(std::string_view key) const {
+    const FieldValue* v = field(key);
+    return v ? std::get_if<std::string>(v) : nullptr;
   }
 };
 

@@ -56,30 +56,24 @@ class WalOnlySink : public RowSink {
  private:
   bool from_wal_only(const Row& row) const {
     if (!main_) return true;  // the main file holds no such row at all
-    for (const auto& [k, v] : row.fields) {
-      if (k != "setting_key" || !std::holds_alternative<std::string>(v)) continue;
-      const std::string& key = std::get<std::string>(v);
-      const rapidjson::Value* main_v = lookup(*main_, key);
-      bool unset = false;
-      for (const auto& [k2, v2] : row.fields) unset = unset || k2 == "setting_unset";
-      if (unset) return main_v != nullptr;  // the WAL removed a value the main file has
-      if (!main_v) return true;
-      // The row states one scalar or one list entry: it came from the WAL unless the main file states it too.
-      std::string value;
-      for (const auto& [k2, v2] : row.fields)
-        if (k2 == "setting_value" && std::holds_alternative<std::string>(v2)) value = std::get<std::string>(v2);
-      auto same = [&](const rapidjson::Value& x) {
-        if (x.IsString()) return value == std::string(x.GetString(), x.GetStringLength());
-        return value == to_json_text(x);
-      };
-      if (main_v->IsArray()) {
-        for (const auto& e : main_v->GetArray())
-          if (same(e)) return false;
-        return true;
-      }
-      return !same(*main_v);
+    const std::string* key = row.string_field("setting_key");
+    if (!key) return false;  // rows that state no setting (tasks, credentials) are not judged value by value
+    const rapidjson::Value* main_v = lookup(*main_, *key);
+    if (row.field("setting_unset")) return main_v != nullptr;  // the WAL removed a value the main file has
+    if (!main_v) return true;
+    // The row states one scalar or one list entry: it came from the WAL unless the main file states it too.
+    const std::string* value = row.string_field("setting_value");
+    auto same = [&](const rapidjson::Value& x) {
+      if (!value) return false;
+      if (x.IsString()) return *value == std::string(x.GetString(), x.GetStringLength());
+      return *value == to_json_text(x);
+    };
+    if (main_v->IsArray()) {
+      for (const auto& e : main_v->GetArray())
+        if (same(e)) return false;
+      return true;
     }
-    return false;  // rows that state no setting (tasks, credentials) are not judged value by value
+    return !same(*main_v);
   }
   // A setting key is a member name ("roo-cline.allowedCommands") or a dotted path into nested objects
   // ("organization-settings.cloudSettings.recordTaskMessages"); the longest member name that matches wins.
@@ -108,13 +102,11 @@ class TaskSessionSink : public RowSink {
     take(std::move(copy));
   }
   void take(Row&& row) override {
-    for (const auto& [k, v] : row.fields)
-      if (k == "task_id" && std::holds_alternative<std::string>(v) && row.identity) {
-        TaskIdentity& id = identities_.emplace_back(*row.identity);
-        id.session_id = std::get<std::string>(v);
-        row.identity = &id;
-        break;
-      }
+    if (const std::string* task = row.string_field("task_id"); task && row.identity) {
+      TaskIdentity& id = identities_.emplace_back(*row.identity);
+      id.session_id = *task;
+      row.identity = &id;
+    }
     out_.emit(std::move(row));
   }
   void end_source(const std::string& sha) override { out_.end_source(sha); }

@@ -14,12 +14,6 @@ std::string shorten(const std::string& s, size_t max_bytes) {
   return s.substr(0, cut) + "…";
 }
 
-const std::string* field_string(const Row& row, const char* key) {
-  for (const auto& [k, v] : row.fields)
-    if (k == key) return std::get_if<std::string>(&v);
-  return nullptr;
-}
-
 }  // namespace
 
 std::string body_escape(const std::string& s) {
@@ -53,7 +47,7 @@ std::optional<std::string> body_line_for_row(const Row& row) {
 
   std::string summary = row.text ? *row.text : "";
   if (summary.empty())
-    if (const std::string* tool = field_string(row, "tool_name")) summary = *tool;
+    if (const std::string* tool = row.string_field("tool_name")) summary = *tool;
   std::string name = "roo-code " + row.kind;
   if (row.identity && row.identity->session_id) name += " [" + *row.identity->session_id + "]";
   if (!summary.empty()) name += ": " + shorten(summary, 160);

@@ -629,12 +629,10 @@ class ApiHistoryParser {
     }
 
     std::string tool_name = call ? call->tool_name : std::string();
-    bool xml_result = false;
-    for (auto& [k, v] : result.fields) {
-      if (k == "tool_name" && tool_name.empty() && std::holds_alternative<std::string>(v))
-        tool_name = std::get<std::string>(v);  // an XML-era result names its tool in its header
-      if (k == "result_format" && std::holds_alternative<std::string>(v)) xml_result = std::get<std::string>(v) == "xml";
-    }
+    if (const std::string* named = result.string_field("tool_name"); named && tool_name.empty())
+      tool_name = *named;  // an XML-era result names its tool in its header
+    const std::string* format = result.string_field("result_format");
+    const bool xml_result = format && *format == "xml";
     if (call) {
       const std::string outcome = call_outcome(text, is_error);
       // An approval with feedback puts the tool's own output after the JSON (§3.4).
@@ -649,8 +647,7 @@ class ApiHistoryParser {
     }
     std::optional<int64_t> decision_time = result.time_ms;
     std::optional<std::string> result_id;
-    for (auto& [k, v] : result.fields)
-      if (k == "tool_use_id" && std::holds_alternative<std::string>(v)) result_id = std::get<std::string>(v);
+    if (const std::string* id = result.string_field("tool_use_id")) result_id = *id;
     emit(std::move(result));
     if (subtask_id) subtask_completed(*subtask_id, sub);
 
@@ -704,10 +701,7 @@ class ApiHistoryParser {
   static void command_join(Row& r, const std::string& text) {
     auto out = tools::parse_command_result(text);
     if (!out) return;
-    bool has_cwd = false;
-    for (auto& f : r.fields)
-      if (f.first == "cwd") has_cwd = true;
-    if (!has_cwd) r.set_opt("cwd", out->cwd);
+    if (!r.field("cwd")) r.set_opt("cwd", out->cwd);
     r.set("command_status", out->status)
         .set_opt("exit_code", out->exit_code)
         .set_opt("signal", out->signal)
@@ -722,9 +716,7 @@ class ApiHistoryParser {
     auto res = tools::parse_edit_result(text);
     if (!res) return;
     // The result names the file it speaks of; a patch's other files are not described by it.
-    for (auto& [k, v] : r.fields)
-      if (k == "file_path" && res->path && std::holds_alternative<std::string>(v) && std::get<std::string>(v) != *res->path)
-        return;
+    if (const std::string* path = r.string_field("file_path"); path && res->path && *path != *res->path) return;
     r.set_opt("edit_operation", res->operation).set_opt("user_edits", res->user_edits).set_opt("problems", res->problems);
   }
 

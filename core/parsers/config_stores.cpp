@@ -348,11 +348,8 @@ GlobalStateResult parse_global_state(const rapidjson::Value& state, const ParseC
 
 GlobalStateResult parse_global_state_file(HashingStream& in, const ParseContext& ctx) {
   rapidjson::Document doc;
-  if (!read_object_document(in, ctx, doc)) {
-    GlobalStateResult out;
-    out.stats.errors = 1;
-    return out;
-  }
+  GlobalStateResult out;
+  if (!read_object_document(in, ctx, doc, out.stats)) return out;
   return parse_global_state(doc, ctx, file_where(ctx));
 }
 
@@ -447,11 +444,8 @@ ParseStats parse_workspace_state(const rapidjson::Value& state, const ParseConte
 
 ParseStats parse_workspace_state_file(HashingStream& in, const ParseContext& ctx) {
   rapidjson::Document doc;
-  if (!read_object_document(in, ctx, doc)) {
-    ParseStats s;
-    s.errors = 1;
-    return s;
-  }
+  ParseStats stats;
+  if (!read_object_document(in, ctx, doc, stats)) return stats;
   return parse_workspace_state(doc, ctx, file_where(ctx));
 }
 
@@ -460,10 +454,7 @@ ParseStats parse_workspace_state_file(HashingStream& in, const ParseContext& ctx
 ParseStats parse_cli_settings(HashingStream& in, const ParseContext& ctx) {
   ParseStats stats;
   rapidjson::Document doc;
-  if (!read_object_document(in, ctx, doc)) {
-    stats.errors = 1;
-    return stats;
-  }
+  if (!read_object_document(in, ctx, doc, stats)) return stats;
   const std::string where = file_where(ctx);
   DocRows d(ctx);
   for (const auto& m : std::as_const(doc).GetObject()) {
@@ -483,10 +474,7 @@ ParseStats parse_cli_settings(HashingStream& in, const ParseContext& ctx) {
 ParseStats parse_cli_credentials(HashingStream& in, const ParseContext& ctx) {
   ParseStats stats;
   rapidjson::Document doc;
-  if (!read_object_document(in, ctx, doc)) {
-    stats.errors = 1;
-    return stats;
-  }
+  if (!read_object_document(in, ctx, doc, stats)) return stats;
   const std::string where = file_where(ctx);
   DocRows d(ctx);
   // {token, createdAt (ISO-8601), userId?, orgId?} and, possibly in 3.53+, apiKeys: {<provider>: <key>}
@@ -614,10 +602,7 @@ void provider_profiles(DocRows& d, const rapidjson::Value& config, const std::st
 ParseStats parse_cli_secrets(HashingStream& in, const ParseContext& ctx) {
   ParseStats stats;
   rapidjson::Document doc;
-  if (!read_object_document(in, ctx, doc)) {
-    stats.errors = 1;
-    return stats;
-  }
+  if (!read_object_document(in, ctx, doc, stats)) return stats;
   const std::string where = file_where(ctx);
   DocRows d(ctx);
   // Every key of the CLI's SecretStorage file is a secret (packages/vscode-shim SecretStorage.ts, roo-format §8).
@@ -652,10 +637,7 @@ ParseStats parse_mcp_settings(HashingStream& in, const ParseContext& ctx) {
   ParseStats stats;
   rapidjson::Document doc;
   // Roo reads these with JSON.parse (McpHub.ts), so a hand edit with comments is not JSON here either.
-  if (!read_object_document(in, ctx, doc)) {
-    stats.errors = 1;
-    return stats;
-  }
+  if (!read_object_document(in, ctx, doc, stats)) return stats;
   const std::string where = file_where(ctx);
   const rapidjson::Value* servers = member(doc, "mcpServers");
   if (!servers) return stats;

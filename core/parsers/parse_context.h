@@ -58,6 +58,13 @@ ParseStats for_each_object_element(const rapidjson::Value& array, const ParseCon
 // *text receives the document's bytes (for --native) when given.
 bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson::Document& doc,
                           std::string* text = nullptr);
+// The same, counting the failure in stats.errors (the usual first step of a whole-document parser).
+inline bool read_object_document(HashingStream& in, const ParseContext& ctx, rapidjson::Document& doc,
+                                 ParseStats& stats) {
+  if (read_object_document(in, ctx, doc)) return true;
+  ++stats.errors;
+  return false;
+}
 
 // At most this many bytes of a bad record are echoed into its parser_error row.
 inline constexpr size_t kRawEchoLimit = 200;

@@ -15,10 +15,7 @@ const char* date_field_for(const std::optional<std::string>& source) {
 ParseStats parse_task_metadata(HashingStream& in, const ParseContext& ctx) {
   ParseStats stats;
   rapidjson::Document doc;
-  if (!read_object_document(in, ctx, doc)) {
-    stats.errors = 1;
-    return stats;
-  }
+  if (!read_object_document(in, ctx, doc, stats)) return stats;
   const rapidjson::Value* files = member(doc, "files_in_context");
   if (!files || !files->IsArray()) {
     ctx.error("parser: " + ctx.file_name + " has no files_in_context array");

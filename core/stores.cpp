@@ -38,6 +38,26 @@ const char* store_kind_name(StoreKind kind) {
   return "store";
 }
 
+// Adds the same fields to every row passing through (e.g. the VS Code profile a state database belongs to).
+class AddFieldsSink : public RowSink {
+ public:
+  AddFieldsSink(RowSink& out, std::vector<std::pair<std::string, FieldValue>> fields)
+      : out_(out), fields_(std::move(fields)) {}
+  void emit(const Row& row) override {
+    Row copy = row;
+    take(std::move(copy));
+  }
+  void take(Row&& row) override {
+    for (const auto& f : fields_) row.fields.push_back(f);
+    out_.emit(std::move(row));
+  }
+  void end_source(const std::string& sha) override { out_.end_source(sha); }
+
+ private:
+  RowSink& out_;
+  std::vector<std::pair<std::string, FieldValue>> fields_;
+};
+
 // Marks the rows whose value the main database file alone does not hold: the -wal file is their only source.
 // A row names its setting (setting_key) or stands for a whole value; the main file's object decides per key.
 class WalOnlySink : public RowSink {
@@ -224,6 +244,40 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
   }
   if (read.extension_row_from_wal)
     report.errors.push_back(where + ": values marked value_from_wal are only in the -wal file");
+}
+
+std::string read_file_bytes(FileSystemView& fs, const FileMeta& file);
+
+// "<…>/User/profiles/<id>/globalStorage/state.vscdb" → "<id>".
+std::optional<std::string> profile_of(const std::string& path) {
+  const std::string marker = "/profiles/";
+  size_t at = path.find(marker);
+  if (at == std::string::npos) return std::nullopt;
+  at += marker.size();
+  size_t end = path.find('/', at);
+  if (end == std::string::npos || path.compare(end, 15, "/globalStorage/") != 0) return std::nullopt;
+  return path.substr(at, end - at);
+}
+
+// The profile's name: User/globalStorage/storage.json {"userDataProfiles":[{"location":"<id>","name":"Work"}]}.
+// dir is User/profiles/<id>/globalStorage, so User is three levels up: found by walking from the root.
+std::optional<std::string> profile_name(FileSystemView& fs, const FileMeta& dir, const std::string& id) {
+  const std::string& p = dir.path;
+  const size_t at = p.rfind("/profiles/");
+  if (at == std::string::npos) return std::nullopt;
+  auto user = find_directory(fs, p.substr(0, at));
+  if (!user) return std::nullopt;
+  for (const FileMeta& gs : children(fs, *user, "globalStorage", true))
+    for (const FileMeta& f : children(fs, gs, "storage.json", false)) {
+      rapidjson::Document doc;
+      const std::string bytes = read_file_bytes(fs, f);
+      if (!parse_json(bytes.data(), bytes.size(), doc, nullptr) || !doc.IsObject()) continue;
+      const rapidjson::Value* profiles = member(doc, "userDataProfiles");
+      if (!profiles || !profiles->IsArray()) continue;
+      for (const auto& pr : profiles->GetArray())
+        if (get_string(pr, "location") == std::optional<std::string>(id)) return get_string(pr, "name");
+    }
+  return std::nullopt;
 }
 
 std::string read_file_bytes(FileSystemView& fs, const FileMeta& file) {
@@ -463,9 +517,18 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
   const ParseContext& ctx = src.ctx;
   switch (pattern.kind) {
     case StoreKind::global_state_db:
-    case StoreKind::workspace_state_db:
-      read_state_db_store(fs, pattern, dir, src, opts, home, report, out, task_identities);
+    case StoreKind::workspace_state_db: {
+      // A VS Code profile keeps its own global state in User/profiles/<id>/globalStorage (its name is in the
+      // default profile's globalStorage/storage.json userDataProfiles): its rows say which profile.
+      std::optional<AddFieldsSink> profile;
+      if (auto id = profile_of(file.path)) {
+        std::vector<std::pair<std::string, FieldValue>> fields{{"profile_id", *id}};
+        if (auto name = profile_name(fs, dir, *id)) fields.emplace_back("profile_name", *name);
+        src.ctx.sink = &profile.emplace(out, std::move(fields));
+      }
+      read_state_db_store(fs, pattern, dir, src, opts, home, report, *src.ctx.sink, task_identities);
       break;
+    }
     case StoreKind::global_state_json: {
       GlobalStateResult g = parse_global_state_file(*in, ctx);
       src.add_stats(g.stats);

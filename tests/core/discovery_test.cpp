@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sqlite3.h>
+
 #include "core/folder_evidence.h"
 #include "test_util.h"
 
@@ -157,6 +159,42 @@ TEST(Discovery, ProjectMcpJsonOfAWorkspaceSeen_seed000) {
   EXPECT_EQ(rows.str(2, "text"), "permission setting: mcpServers.db.alwaysAllow=query (from /home/u/proj/.roo/mcp.json, file mtime)");
   EXPECT_EQ(rows.str(2, "project_path"), "/home/u/proj");
   EXPECT_EQ(rows.str(2, "session_id"), "<absent>");
+  fs::remove_all(dir);
+}
+
+// A VS Code profile's own state database (User/profiles/<id>/globalStorage/state.vscdb): its rows name the profile,
+// with the name storage.json gives it. The database is made here with SQLite itself.
+TEST(Discovery, ProfileStateRowsNameTheirProfile) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path user = fs::path(dir) / "home/u/.config/Code/User";
+  write(user / "globalStorage/storage.json", R"({"userDataProfiles":[{"location":"-5a1b2c3d","name":"Work"}]})");
+  fs::create_directories(user / "profiles/-5a1b2c3d/globalStorage");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((user / "profiles/-5a1b2c3d/globalStorage/state.vscdb").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);"
+                         "INSERT INTO ItemTable VALUES ('RooVeterinaryInc.roo-cline', '{\"alwaysAllowExecute\":true}');",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  char scratch[] = "/tmp/roo-scratch-XXXXXX";  // the copy SQLite needs goes here, never beside the evidence
+  ASSERT_TRUE(mkdtemp(scratch));
+  ScanOptions opts;
+  opts.scratch_dir = scratch;
+  scan_file_system(folder, rows, report, opts);
+  EXPECT_TRUE(fs::is_empty(scratch));  // the private copy is gone
+  fs::remove_all(scratch);
+  ASSERT_EQ(rows.rows.size(), 1u);
+  EXPECT_EQ(rows.str(0, "kind"), "permission_setting");
+  EXPECT_EQ(rows.str(0, "profile_id"), "-5a1b2c3d");
+  EXPECT_EQ(rows.str(0, "profile_name"), "Work");
+  EXPECT_EQ(rows.str(0, "text"),
+            "permission setting: alwaysAllowExecute=true (from /home/u/.config/Code/User/profiles/-5a1b2c3d/"
+            "globalStorage/state.vscdb ItemTable RooVeterinaryInc.roo-cline, file mtime)");
   fs::remove_all(dir);
 }
 

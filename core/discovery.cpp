@@ -263,7 +263,7 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
       std::vector<RooRoot> roots;
       for (const RootPattern& rp : root_patterns())
         for (FileMeta& dir : resolve(fs, home, rp.segments)) roots.push_back({rp.surface, home.name, std::move(dir)});
-      const std::vector<RooRoot> custom_roots = custom_storage_roots(fs, home);
+      const std::vector<RooRoot> custom_roots = custom_storage_roots(fs, home, report);
       roots.insert(roots.end(), custom_roots.begin(), custom_roots.end());
       for (const RooRoot& root : roots)
         if (seen_roots.insert(root.dir.path).second)
@@ -297,6 +297,21 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
     }
   }
   for (const std::string& e : fs.errors()) report.errors.push_back(e);
+}
+
+bool scan_custom_storage_path(FileSystemView& fs, const CustomStoragePath& wanted, RowSink& out, ScanReport& report,
+                              const ScanOptions& opts) {
+  CustomStoragePath record = wanted;
+  auto dir = find_directory(fs, wanted.recorded_path);
+  record.found_here = dir.has_value();
+  if (dir) {
+    record.found_at = dir->path;
+    RooRoot root{wanted.surface, wanted.user, *dir, "customStoragePath in " + wanted.settings_file + " (another file system)"};
+    process_root(fs, root, out, report, opts);
+  }
+  report.custom_storage_paths.push_back(std::move(record));
+  for (const std::string& e : fs.errors()) report.errors.push_back(e);
+  return dir.has_value();
 }
 
 }  // namespace roo

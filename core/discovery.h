@@ -59,8 +59,21 @@ struct RootRecord {
   int64_t deleted_names = 0;
   std::string found_by;
 };
+// A roo-cline.customStoragePath an editor's settings name (roo-format.md §1.2), and whether this file system holds
+// it. One that is not here may be on another partition of the evidence (a Windows drive letter names a volume the
+// file system cannot tie to itself): the run looks for it there (scan_custom_storage_path).
+struct CustomStoragePath {
+  std::string surface;
+  std::optional<std::string> user;
+  std::string settings_file;
+  std::string recorded_path;
+  bool found_here = false;
+  std::string found_at;  // the directory's path in the file system that holds it
+};
+
 struct ScanReport {
   std::vector<std::string> homes_searched;
+  std::vector<CustomStoragePath> custom_storage_paths;
   int64_t root_patterns = 0;
   std::vector<RootRecord> roots;
   std::vector<FileParseRecord> files;
@@ -81,5 +94,10 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
 // All of it for one file system: find roots, process each.
 // Home by home: its Roo roots (tasks), then its other stores (settings, credentials, CLI history).
 void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, const ScanOptions& opts = {});
+
+// Looks for a custom storage path another file system's settings named (it was not there) in this one, and reads
+// the tasks of the root it finds. Records the outcome in report.custom_storage_paths. Returns whether it was found.
+bool scan_custom_storage_path(FileSystemView& fs, const CustomStoragePath& wanted, RowSink& out, ScanReport& report,
+                              const ScanOptions& opts = {});
 
 }  // namespace roo

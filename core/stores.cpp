@@ -463,7 +463,7 @@ std::optional<FileMeta> find_directory(FileSystemView& fs, std::string_view reco
   return found.front();
 }
 
-std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home) {
+std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report) {
   std::vector<RooRoot> roots;
   for (const StorePattern& sp : store_patterns()) {
     if (sp.kind != StoreKind::host_settings) continue;
@@ -473,8 +473,10 @@ std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& ho
         if (file.is_dir) continue;
         auto custom = custom_storage_path(read_file_bytes(fs, file));
         if (!custom) continue;
-        if (auto root = find_directory(fs, *custom))
-          roots.push_back({sp.surface, home.name, *root, "customStoragePath in " + file.path});
+        auto root = find_directory(fs, *custom);
+        report.custom_storage_paths.push_back(
+            {sp.surface, home.name, file.path, *custom, root.has_value(), root ? root->path : std::string()});
+        if (root) roots.push_back({sp.surface, home.name, *root, "customStoragePath in " + file.path});
       }
   }
   return roots;

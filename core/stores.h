@@ -64,7 +64,8 @@ std::optional<FileMeta> find_directory(FileSystemView& fs, std::string_view reco
 
 // The roots an editor's roo-cline.customStoragePath moves tasks to (roo-format.md §1.2), for every host of one
 // home, when the path is found on this file system (find_directory). Checkpoints stay in the default root.
-std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home);
+// Every custom path met is recorded in report.custom_storage_paths, found here or not.
+std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report);
 
 // Reads one store file (found in dir) and writes its rows. user: the home's name.
 void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, const FileMeta& file,

@@ -50,6 +50,20 @@ std::string scan_json(const ScanReport& s) {
   Compact w(buf);
   w.StartObject();
   put_strings(w, "homes_searched", s.homes_searched);
+  w.Key("custom_storage_paths");
+  w.StartArray();
+  for (const CustomStoragePath& c : s.custom_storage_paths) {
+    w.StartObject();
+    put(w, "surface", c.surface);
+    put_opt(w, "user", c.user);
+    put(w, "settings_file", c.settings_file);
+    put(w, "recorded_path", c.recorded_path);
+    w.Key("found_here");
+    w.Bool(c.found_here);
+    if (c.found_here) put(w, "found_at", c.found_at);
+    w.EndObject();
+  }
+  w.EndArray();
   put(w, "root_patterns_per_home", s.root_patterns);
   w.Key("roots_found");
   w.StartArray();
@@ -232,6 +246,21 @@ std::string run_report_json(const RunReport& r) {
         w.Key("scan");
         w.RawValue(part.scan_json.data(), part.scan_json.size(), rapidjson::kObjectType);
       }
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  // Each other partition searched for a custom storage path the partition's own file system did not hold.
+  w.Key("custom_storage_path_scans");
+  w.StartArray();
+  for (const auto& [p, part] : r.custom_scans) {
+    w.StartObject();
+    if (p) put(w, "partition_index", static_cast<int64_t>(p->index));
+    put(w, "status", part.status);
+    if (!part.reason.empty()) put(w, "reason", part.reason);
+    if (!part.scan_json.empty()) {
+      w.Key("scan");
+      w.RawValue(part.scan_json.data(), part.scan_json.size(), rapidjson::kObjectType);
     }
     w.EndObject();
   }

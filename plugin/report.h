@@ -47,6 +47,8 @@ struct RunReport {
   std::vector<std::string> evidence_paths;
   std::optional<tsk::ImageInfo> image;
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> partitions;
+  // Second-round scans: another partition searched for a custom storage path (roo-format.md §1.2).
+  std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> custom_scans;
   RowCounts totals;
 };
 std::string run_report_json(const RunReport& report);

@@ -70,6 +70,9 @@ struct PartPaths {
 struct PartitionJob {
   int index = 0;
   std::optional<tsk::Partition> partition;  // none for a folder
+  // Set for a second-round job: look for another file system's custom storage path in this one.
+  std::optional<CustomStoragePath> custom;
+  int custom_number = 0;
 };
 
 // Fault injection for the isolation test (tests/plugin/e2e_test.py test_worker_crash): with
@@ -137,7 +140,10 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     ScanOptions scan;
     scan.native = opts.native;
     scan.scratch_dir = paths.rows.parent_path().string();  // the output's work directory, never the evidence's
-    scan_file_system(*view, pipeline, part.scan, scan);
+    if (job.custom)
+      scan_custom_storage_path(*view, *job.custom, pipeline, part.scan, scan);
+    else
+      scan_file_system(*view, pipeline, part.scan, scan);
     part.status = jsonl.ok() && body_file.ok() ? "parsed" : "failed";
     if (part.status == "failed") part.reason = "writing rows failed (disk full?)";
   }
@@ -186,7 +192,8 @@ void count_surviving_rows(PartReport& part) {
 }
 
 PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::path& work) {
-  const std::string stem = "part-" + std::to_string(job.index);
+  const std::string stem = "part-" + std::to_string(job.index) +
+                           (job.custom ? "-custom-" + std::to_string(job.custom_number) : std::string());
   const PartPaths paths{work / (stem + ".jsonl"), work / (stem + ".body"), work / (stem + ".json")};
   if (!opts.isolate) {
     scan_job(opts, job, paths);
@@ -309,7 +316,7 @@ int run(const RunOptions& opts) {
                                                "mounted image)");
     report.evidence_kind = "folder";
     report.evidence_paths = {opts.folder};
-    jobs.push_back({0, std::nullopt});
+    jobs.push_back({0, std::nullopt, std::nullopt, 0});
   } else {
     std::unique_ptr<tsk::Image> image;
     try {
@@ -326,7 +333,7 @@ int run(const RunOptions& opts) {
              report.image->segments.size());
     for (const tsk::Partition& p : image->partitions()) {
       report.partitions.push_back({p, {}});
-      if (p.kind == tsk::Partition::allocated) jobs.push_back({p.index, p});
+      if (p.kind == tsk::Partition::allocated) jobs.push_back({p.index, p, std::nullopt, 0});
     }
   }
 
@@ -356,15 +363,50 @@ int run(const RunOptions& opts) {
     if (!placed) report.partitions.push_back({std::nullopt, part});
   }
 
-  // rows.jsonl and roo.body = the parts' files in volume order.
+  // Second round (roo-format.md §1.2): a custom storage path an editor's settings name but its own file system does
+  // not hold (a Windows drive letter names another volume) is looked for in every other file system, in volume
+  // order, until one holds it. Its rows come after every partition's.
+  std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> custom_scans;
+  for (const auto& [p, part] : report.partitions) {
+    if (!p) continue;  // a folder is one file system: nothing else to look in
+    rapidjson::Document scan;
+    if (part.scan_json.empty() || scan.Parse(part.scan_json.c_str()).HasParseError() || !scan.IsObject() ||
+        !scan.HasMember("custom_storage_paths"))
+      continue;
+    for (const auto& c : scan["custom_storage_paths"].GetArray()) {
+      if (c["found_here"].GetBool()) continue;
+      CustomStoragePath wanted;
+      wanted.surface = c["surface"].GetString();
+      if (c["user"].IsString()) wanted.user = c["user"].GetString();
+      wanted.settings_file = c["settings_file"].GetString();
+      wanted.recorded_path = c["recorded_path"].GetString();
+      for (const PartitionJob& other : jobs) {
+        if (!other.partition || other.index == p->index) continue;
+        PartitionJob job = other;
+        job.custom = wanted;
+        job.custom_number = static_cast<int>(custom_scans.size());
+        progress("partition %d: looking for customStoragePath %s (named in %s)", job.index, wanted.recorded_path.c_str(),
+                 wanted.settings_file.c_str());
+        PartReport found = run_job(opts, job, work);
+        if (found.status == "crashed" || found.status == "failed") partial = true;
+        const bool hit = found.scan_json.find("\"found_here\":true") != std::string::npos;
+        custom_scans.push_back({other.partition, std::move(found)});
+        if (hit) break;
+      }
+    }
+  }
+  report.custom_scans = custom_scans;
+
+  // rows.jsonl and roo.body = the parts' files in volume order, then the second round's.
   const fs::path rows_tmp = work / "rows.jsonl", body_tmp = work / "roo.body", report_tmp = work / "report.json";
   {
     std::vector<fs::path> row_parts, body_parts;
-    for (auto& [p, part] : report.partitions) {
-      row_parts.push_back(part.rows_path);
-      body_parts.push_back(part.body_path);
-      report.totals.merge(part.counts);
-    }
+    for (auto* list : {&report.partitions, &report.custom_scans})
+      for (auto& [p, part] : *list) {
+        row_parts.push_back(part.rows_path);
+        body_parts.push_back(part.body_path);
+        report.totals.merge(part.counts);
+      }
     if (!assemble(row_parts, rows_tmp) || !assemble(body_parts, body_tmp))
       return fail(kExitInternal, "writing rows failed (disk full?)");
   }

@@ -198,5 +198,39 @@ TEST(Discovery, ProfileStateRowsNameTheirProfile) {
   fs::remove_all(dir);
 }
 
+// roo-format.md §1.2: a custom storage path on another volume (D:) is not on the settings' own file system; the
+// scan records it as not found here, and the second file system, asked for it, reads its tasks.
+TEST(Discovery, CustomStoragePathOnAnotherFileSystem_roo_format_1_2) {
+  char a[] = "/tmp/roo-disc-XXXXXX", b[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(a));
+  ASSERT_TRUE(mkdtemp(b));
+  write(fs::path(a) / "Users/bob/AppData/Roaming/Code/User/settings.json", R"({"roo-cline.customStoragePath":"D:\\RooData"})");
+  write(fs::path(b) / "RooData/tasks/t7/ui_messages.json", R"([{"ts":1760000000000,"type":"say","say":"text","text":"hi"}])");
+  FolderFileSystem first(a), second(b);
+  test::CapturedRows rows;
+  ScanReport report_a, report_b;
+  scan_file_system(first, rows, report_a);
+  ASSERT_EQ(report_a.custom_storage_paths.size(), 1u);
+  const CustomStoragePath& wanted = report_a.custom_storage_paths[0];
+  EXPECT_FALSE(wanted.found_here);
+  EXPECT_EQ(wanted.recorded_path, "D:\\RooData");
+  EXPECT_EQ(wanted.user, std::optional<std::string>("bob"));
+  ASSERT_EQ(rows.rows.size(), 1u);  // the host_setting row only: no tasks on this file system
+  EXPECT_EQ(rows.str(0, "resolution"), "not found on this file system");
+
+  EXPECT_TRUE(scan_custom_storage_path(second, wanted, rows, report_b));
+  ASSERT_EQ(rows.rows.size(), 2u);
+  EXPECT_EQ(rows.str(1, "kind"), "user_message");
+  EXPECT_EQ(rows.str(1, "session_id"), "t7");
+  EXPECT_EQ(rows.str(1, "user"), "bob");
+  EXPECT_EQ(rows.str(1, "surface"), "vscode");
+  ASSERT_EQ(report_b.roots.size(), 1u);
+  EXPECT_EQ(report_b.roots[0].found_by,
+            "customStoragePath in /Users/bob/AppData/Roaming/Code/User/settings.json (another file system)");
+  EXPECT_FALSE(scan_custom_storage_path(first, wanted, rows, report_a));  // not there: nothing read
+  fs::remove_all(a);
+  fs::remove_all(b);
+}
+
 }  // namespace
 }  // namespace roo

@@ -2,10 +2,17 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 
 #include "plugin/run.h"
 
 int main(int argc, char** argv) {
+  // FAT keeps local wall-clock times of an unknown zone and libtsk converts them with the process's zone: the run
+  // pins UTC so the same image gives the same rows on every examiner's machine (as `fls -z UTC` would). Other file
+  // systems store UTC and are not affected.
+  setenv("TZ", "UTC", 1);
+  tzset();
   roo::RunOptions opts;
   for (int i = 0; i < argc; ++i) opts.command_line.emplace_back(argv[i]);
 

@@ -121,6 +121,22 @@ class E2E(unittest.TestCase):
         self.assertTrue(all(r["source"]["fs_type"] == "folder" for r in rows))
         self.assertTrue(all(r["source"]["partition_offset"] is None for r in rows))
 
+    # A macOS user's storage (Library/Application Support/<host>, ~/.vscode/extensions, ~/.roo) on FAT32, the one
+    # macOS-like layout libtsk can read that this machine can also write; and the same tree as a folder.
+    def test_macos(self):
+        out, _ = self.run_tool(images("macos-fat.E01"))
+        rows = read_rows(out)
+        self.assert_rows_match(rows, expected("macos"))
+        self.assertTrue(all(r["source"]["fs_type"].startswith("fat") for r in rows), {r["source"]["fs_type"] for r in rows})
+        tree = os.path.join(REPO, "fixtures", "trees", "macos")
+        out, _ = self.run_tool("--dir", tree, out_name="dir")
+        wanted = expected("macos")
+        for row in wanted:  # a checkout's file times are its own
+            if row["time_source"] in ("file.mtime", "file.crtime"):
+                row.pop("time_utc")
+                row.pop("time_source")
+        self.assert_rows_match(read_rows(out), wanted)
+
     # A file system at offset 0 with no partition table, as split raw given its first segment.
     def test_split_raw(self):
         out, _ = self.run_tool(images("linux-ext4.raw.001"))

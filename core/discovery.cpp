@@ -308,6 +308,13 @@ bool scan_custom_storage_path(FileSystemView& fs, const CustomStoragePath& wante
     record.found_at = dir->path;
     RooRoot root{wanted.surface, wanted.user, *dir, "customStoragePath in " + wanted.settings_file + " (another file system)"};
     process_root(fs, root, out, report, opts);
+    HomeTasks none;  // the tasks' home is on the other file system
+    for (const FileMeta& settings : children(fs, *dir, "settings", true))
+      for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
+        for (const FileMeta& file : children(fs, settings, name, false))
+          if (!file.is_dir)
+            process_store(fs, StorePattern{wanted.surface, {}, StoreKind::mcp_settings}, settings, file, wanted.user,
+                          out, report, opts, none);
   }
   report.custom_storage_paths.push_back(std::move(record));
   for (const std::string& e : fs.errors()) report.errors.push_back(e);

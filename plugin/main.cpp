@@ -18,9 +18,11 @@ int main(int argc, char** argv) {
 
   CLI::App app{
       "roo-ingest " ROO_INGEST_VERSION " — finds what the Roo Code AI coding agent left on a drive (VS Code-family\n"
-      "extension storage and the roo CLI's ~/.vscode-mock, for every user) and writes one row per fact with its\n"
-      "provenance: image, partition offset, file system, inode, path, record position, sha256 and time source.\n"
-      "Images are opened read-only through libtsk (raw, split raw, E01 and split E01; every partition).",
+      "extension storage and the roo CLI's ~/.vscode-mock, for every user: tasks, commands and exit codes, file\n"
+      "edits, approvals, settings, credentials (reported present, never written), MCP, installed versions) and\n"
+      "writes one row per fact with its provenance: image, partition offset, file system, inode, path, record\n"
+      "position, sha256 and time source. Images are opened read-only through libtsk (raw, split raw, E01 and split\n"
+      "E01; every partition); SQLite stores are read from private copies under OUTDIR.",
       "roo-ingest"};
   app.footer(R"(Outputs in OUTDIR (written under temporary names, moved into place when complete):
   rows.jsonl    one row per fact (the reference output; see docs/row-contract.md)

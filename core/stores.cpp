@@ -466,7 +466,8 @@ std::optional<FileMeta> find_directory(FileSystemView& fs, std::string_view reco
 std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report) {
   std::vector<RooRoot> roots;
   for (const StorePattern& sp : store_patterns()) {
-    if (sp.kind != StoreKind::host_settings) continue;
+    // The CLI keeps VS Code configuration in its global state under the same dotted key (roo-format.md §1.3).
+    if (sp.kind != StoreKind::host_settings && sp.kind != StoreKind::global_state_json) continue;
     std::vector<std::string> dirs(sp.segments.begin(), sp.segments.end() - 1);
     for (const FileMeta& dir : resolve(fs, home, dirs))
       for (const FileMeta& file : children(fs, dir, sp.segments.back(), false)) {

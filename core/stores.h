@@ -62,8 +62,8 @@ std::optional<std::string> custom_storage_path(const std::string& settings_json)
 // in the report.
 std::optional<FileMeta> find_directory(FileSystemView& fs, std::string_view recorded_path);
 
-// The roots an editor's roo-cline.customStoragePath moves tasks to (roo-format.md §1.2), for every host of one
-// home, when the path is found on this file system (find_directory). Checkpoints stay in the default root.
+// The roots an editor's roo-cline.customStoragePath (or the CLI global state's key of that name) moves tasks to
+// (roo-format.md §1.2, §1.3), for every host of one home, when the path is found on this file system (find_directory). Checkpoints stay in the default root.
 // Every custom path met is recorded in report.custom_storage_paths, found here or not.
 std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report);
 

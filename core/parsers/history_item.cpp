@@ -109,6 +109,13 @@ void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* kn
       .set_opt("size_bytes", h.size)
       .set("known_from", std::string(known_from))
       .set("task_dir_present", task_dir_present);
+  // seed 000 Scratch directory rows: a task run in Roo's suggested worktree root, ~/.roo/worktrees/<project>-<suffix>,
+  // ran in a scratch checkout; any other workspace is a project.
+  if (h.workspace) {
+    const std::string& w = *h.workspace;
+    const bool scratch = w.find("/.roo/worktrees/") != std::string::npos || w.find("\\.roo\\worktrees\\") != std::string::npos;
+    r.set("workspace_class", std::string(scratch ? "scratch" : "project"));
+  }
   if (ctx.identity && ctx.identity->session_id) {
     TaskIdTime idt = task_id_time(*ctx.identity->session_id);
     r.set("task_id_format", idt.format);

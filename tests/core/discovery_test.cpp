@@ -232,5 +232,35 @@ TEST(Discovery, CustomStoragePathOnAnotherFileSystem_roo_format_1_2) {
   fs::remove_all(b);
 }
 
+// roo-format.md §1.3: the CLI keeps roo-cline.customStoragePath in its global-state.json; seed 000 Scratch
+// directories: a task whose workspace is in ~/.roo/worktrees ran in a scratch checkout.
+TEST(Discovery, CliCustomStoragePathAndScratchWorkspace_roo_format_1_3_seed000) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  write(fs::path(dir) / "home/erin/.vscode-mock/global-storage/global-state.json",
+        "{\n  \"roo-cline.customStoragePath\": \"/srv/roo\"\n}");
+  write(fs::path(dir) / "srv/roo/tasks/t1/history_item.json",
+        R"({"id":"t1","number":1,"ts":1760000000000,"task":"x","tokensIn":1,"tokensOut":1,"totalCost":0,"workspace":"/home/erin/.roo/worktrees/site-k3j9x","mode":"code"})");
+  write(fs::path(dir) / "srv/roo/tasks/t2/history_item.json",
+        R"({"id":"t2","number":1,"ts":1760000000001,"task":"y","tokensIn":1,"tokensOut":1,"totalCost":0,"workspace":"/home/erin/site"})");
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report);
+  ASSERT_GE(rows.rows.size(), 3u);
+  EXPECT_EQ(rows.str(0, "kind"), "task");
+  EXPECT_EQ(rows.str(0, "surface"), "cli");
+  EXPECT_EQ(rows.str(0, "workspace_class"), "scratch");
+  EXPECT_EQ(rows.str(2, "kind"), "task");
+  EXPECT_EQ(rows.str(2, "workspace_class"), "project");
+  ASSERT_EQ(report.custom_storage_paths.size(), 1u);
+  EXPECT_TRUE(report.custom_storage_paths[0].found_here);
+  ASSERT_EQ(report.roots.size(), 2u);  // the CLI's default root (it holds global-state.json), then the custom one
+  EXPECT_EQ(report.roots[0].found_by, "catalog");
+  EXPECT_EQ(report.roots[1].path, "/srv/roo");
+  EXPECT_EQ(report.roots[1].found_by, "customStoragePath in /home/erin/.vscode-mock/global-storage/global-state.json");
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace roo

@@ -141,7 +141,12 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
   if (rc.index) {
     {
       OpenSource src(fs, *rc.index, &root_identity, out, report, native, "task_index");
-      if (HashingStream* in = src.stream()) index_entries = parse_task_index(*in, src.ctx);
+      if (HashingStream* in = src.stream()) {
+        index_entries = parse_task_index(*in, src.ctx);
+        ParseStats s;  // bad entries gave their own parser_error rows; the report counts the good ones
+        s.records = s.good_records = static_cast<int64_t>(index_entries.size());
+        src.add_stats(s);
+      }
     }
     index_sha = report.files.back().sha256;
     index_source = {&fs.volume(), *rc.index};

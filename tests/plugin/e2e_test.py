@@ -137,6 +137,20 @@ class E2E(unittest.TestCase):
                 row.pop("time_source")
         self.assert_rows_match(read_rows(out), wanted)
 
+    # roo-format.md §1.2: gina's settings on the system partition name D:\RooData, which is on the data partition.
+    # The first round reports it not found there; the second round finds and reads it on the other partition.
+    def test_custom_path_on_another_partition(self):
+        out, _ = self.run_tool(images("custom-path.E01"))
+        rows = read_rows(out)
+        self.assert_rows_match(rows, expected("custom-path"))
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        scans = report["custom_storage_path_scans"]
+        found = [s for s in scans if any(c["found_here"] for c in s["scan"]["custom_storage_paths"])]
+        self.assertEqual(len(found), 1, scans)
+        data = [p for p in report["partitions"] if p.get("kind") == "allocated"][1]
+        self.assertEqual(found[0]["partition_index"], data["index"])
+        self.assertEqual({r["source"]["partition_offset"] for r in rows[1:]}, {data["offset_bytes"]})
+
     # A file system at offset 0 with no partition table, as split raw given its first segment.
     def test_split_raw(self):
         out, _ = self.run_tool(images("linux-ext4.raw.001"))

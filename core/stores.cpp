@@ -38,6 +38,25 @@ const char* store_kind_name(StoreKind kind) {
   return "store";
 }
 
+// Counts the credential_present rows passing through.
+class CredentialCounter : public RowSink {
+ public:
+  CredentialCounter(RowSink& out, int64_t& count) : out_(out), count_(count) {}
+  void emit(const Row& row) override {
+    if (row.kind == "credential_present") ++count_;
+    out_.emit(row);
+  }
+  void take(Row&& row) override {
+    if (row.kind == "credential_present") ++count_;
+    out_.emit(std::move(row));
+  }
+  void end_source(const std::string& sha) override { out_.end_source(sha); }
+
+ private:
+  RowSink& out_;
+  int64_t& count_;
+};
+
 // Adds the same fields to every row passing through (e.g. the VS Code profile a state database belongs to).
 class AddFieldsSink : public RowSink {
  public:
@@ -200,26 +219,31 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
     return;
   }
   const std::string path = src.ctx.source->file.path;
-  int64_t part = 0;
-  for (const std::string& key : read.secret_keys) {
-    Row r = ctx.row("credential_present");
-    r.role = "system";
-    r.position.part_index = part++;
-    if (auto t = ctx.source->file.mtime) {
-      r.time_ms = t->seconds * 1000 + t->nanos / 1000000;
-      r.time_source = "file.mtime";
+  // The SecretStorage rows come after the extension row's own rows and are numbered after its credential rows:
+  // both are credential_present rows of this one file, and their part_index keeps their row ids apart.
+  int64_t credentials_so_far = 0;
+  auto secret_rows = [&] {
+    int64_t part = credentials_so_far;
+    for (const std::string& key : read.secret_keys) {
+      Row r = ctx.row("credential_present");
+      r.role = "system";
+      r.position.part_index = part++;
+      if (auto t = ctx.source->file.mtime) {
+        r.time_ms = t->seconds * 1000 + t->nanos / 1000000;
+        r.time_source = "file.mtime";
+      }
+      r.text = "credential present: " + key + " (from " + path + " SecretStorage, encrypted)";
+      r.set("credential_key", key).set("credential_location", path + " SecretStorage");
+      ctx.sink->emit(std::move(r));
     }
-    r.text = "credential present: " + key + " (from " + path + " SecretStorage, encrypted)";
-    r.set("credential_key", key).set("credential_location", path + " SecretStorage");
-    out.emit(std::move(r));
-  }
-  if (!read.extension_row) return;
+  };
+  if (!read.extension_row) return secret_rows();
   const std::string where = path + " ItemTable " + read.extension_row->key;
   rapidjson::Document value;
   if (!parse_json(read.extension_row->value.data(), read.extension_row->value.size(), value, nullptr) ||
       !value.IsObject()) {
     ctx.error("parser: " + ctx.file_name + " ItemTable " + read.extension_row->key + " is not a JSON object");
-    return;
+    return secret_rows();
   }
   // When the WAL changed the row, each row says whether its value is one the main file alone lacks.
   rapidjson::Document main_value;
@@ -232,6 +256,8 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
   std::optional<WalOnlySink> wal_marks;
   ParseContext value_ctx = ctx;
   if (read.extension_row_from_wal) value_ctx.sink = &wal_marks.emplace(*ctx.sink, main_object);
+  CredentialCounter counted(*value_ctx.sink, credentials_so_far);
+  value_ctx.sink = &counted;
   if (pattern.kind == StoreKind::workspace_state_db) {
     TaskSessionSink by_task(*value_ctx.sink, identities);
     ParseContext task_ctx = value_ctx;
@@ -244,6 +270,7 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
   }
   if (read.extension_row_from_wal)
     report.errors.push_back(where + ": values marked value_from_wal are only in the -wal file");
+  secret_rows();
 }
 
 std::string read_file_bytes(FileSystemView& fs, const FileMeta& file);

@@ -174,7 +174,10 @@ TEST(Discovery, ProfileStateRowsNameTheirProfile) {
   ASSERT_EQ(sqlite3_open((user / "profiles/-5a1b2c3d/globalStorage/state.vscdb").c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,
                          "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);"
-                         "INSERT INTO ItemTable VALUES ('RooVeterinaryInc.roo-cline', '{\"alwaysAllowExecute\":true}');",
+                         "INSERT INTO ItemTable VALUES ('RooVeterinaryInc.roo-cline', "
+                         "'{\"alwaysAllowExecute\":true,\"rooApiKey\":\"k-PLANTED\"}');"
+                         "INSERT INTO ItemTable VALUES ('secret://{\"extensionId\":\"rooveterinaryinc.roo-cline\","
+                         "\"key\":\"openRouterApiKey\"}', 'v10-PLANTED');",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
@@ -188,7 +191,15 @@ TEST(Discovery, ProfileStateRowsNameTheirProfile) {
   scan_file_system(folder, rows, report, opts);
   EXPECT_TRUE(fs::is_empty(scratch));  // the private copy is gone
   fs::remove_all(scratch);
-  ASSERT_EQ(rows.rows.size(), 1u);
+  // The extension row's credential (rooApiKey) and the SecretStorage row are both credential_present rows of this
+  // file: numbered apart, so their row ids differ; neither value is written.
+  ASSERT_EQ(rows.rows.size(), 3u);
+  EXPECT_EQ(rows.str(1, "kind"), "credential_present");
+  EXPECT_EQ(rows.str(2, "kind"), "credential_present");
+  EXPECT_EQ(rows.str(2, "credential_key"), "openRouterApiKey");
+  EXPECT_NE(rows.str(1, "row_id"), rows.str(2, "row_id"));
+  for (const std::string& line : rows.lines) EXPECT_EQ(line.find("PLANTED"), std::string::npos);
+  EXPECT_EQ(rows.str(2, "profile_name"), "Work");
   EXPECT_EQ(rows.str(0, "kind"), "permission_setting");
   EXPECT_EQ(rows.str(0, "profile_id"), "-5a1b2c3d");
   EXPECT_EQ(rows.str(0, "profile_name"), "Work");

@@ -104,6 +104,7 @@ class E2E(unittest.TestCase):
         statuses = [p.get("status") for p in report["partitions"] if p.get("kind") == "allocated"]
         self.assertEqual(statuses, ["parsed", "parsed"])
         self.assertFalse(os.path.exists(os.path.join(out, ".roo-ingest-work")))
+        self.assertEqual(len({r["row_id"] for r in rows}), len(rows))  # every fact its own stable id
 
     def test_folder_mode(self):
         tree = os.path.join(REPO, "fixtures", "trees", "linux-ext4")

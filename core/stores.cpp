@@ -38,6 +38,18 @@ const char* store_kind_name(StoreKind kind) {
   return "store";
 }
 
+// Whether database (or WAL) bytes may hold a key containing `name`: the name appears in them case-insensitively,
+// or the database's text encoding is not UTF-8 (header byte 56..59: 1 = UTF-8), so a byte search would not see it.
+bool state_db_may_hold(const std::string& bytes, std::string_view name) {
+  if (bytes.size() >= 60 && bytes.compare(0, 16, std::string("SQLite format 3\0", 16)) == 0) {
+    const auto enc = static_cast<unsigned char>(bytes[59]);
+    if (enc == 2 || enc == 3) return true;
+  }
+  auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  return std::search(bytes.begin(), bytes.end(), name.begin(), name.end(),
+                     [&](char a, char b) { return lower(a) == lower(b); }) != bytes.end();
+}
+
 // Counts the credential_present rows passing through.
 class CredentialCounter : public RowSink {
  public:
@@ -208,6 +220,10 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
     OpenSource wal_src(fs, f, ctx.identity, out, report, opts.native, "state_db_wal");
     if (HashingStream* in = wal_src.stream()) wal = read_whole(*in);
   }
+  // Most state databases (one per folder ever opened) hold nothing of Roo's. Its rows' keys are stored as UTF-8
+  // text inside the pages (the extension row and its secret:// rows both name "roo-cline"), so bytes without that
+  // name hold no Roo row and need no SQLite copy. A UTF-16 database is always opened.
+  if (!state_db_may_hold(*db, "roo-cline") && !(wal && state_db_may_hold(*wal, "roo-cline"))) return;
   if (opts.scratch_dir.empty()) {
     ctx.error("parser: " + ctx.file_name + " was not read (no scratch directory for its private copy)");
     return;

@@ -273,5 +273,31 @@ TEST(Discovery, CliCustomStoragePathAndScratchWorkspace_roo_format_1_3_seed000) 
   fs::remove_all(dir);
 }
 
+// A state database that never names roo-cline (most workspaceStorage ones) holds nothing of Roo's and is not
+// copied for SQLite at all; one that does is read (here: reported unread, as no scratch directory was given).
+TEST(Discovery, StateDatabasesWithoutRooAreNotOpened) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path ws = fs::path(dir) / "home/u/.config/Code/User/workspaceStorage";
+  for (const char* id : {"a1", "b2"}) {
+    fs::create_directories(ws / id);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((ws / id / "state.vscdb").c_str(), &db), SQLITE_OK);
+    std::string sql = "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);"
+                      "INSERT INTO ItemTable VALUES ('ms-python.python', '{}');";
+    if (std::string(id) == "b2") sql += "INSERT INTO ItemTable VALUES ('RooVeterinaryInc.roo-cline', '{}');";
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report);  // no scratch directory
+  ASSERT_EQ(rows.rows.size(), 1u);
+  EXPECT_EQ(rows.src(0)["path"].GetString(), std::string("/home/u/.config/Code/User/workspaceStorage/b2/state.vscdb"));
+  EXPECT_EQ(rows.str(0, "text"), "parser: state.vscdb was not read (no scratch directory for its private copy)");
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace roo

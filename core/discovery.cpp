@@ -311,6 +311,28 @@ bool scan_custom_storage_path(FileSystemView& fs, const CustomStoragePath& wante
   record.found_here = dir.has_value();
   if (dir) {
     record.found_at = dir->path;
+    {
+      // The finding as a row, so the timeline says where the tasks the setting moved are (the setting's own row, on
+      // the other file system, could only say it was not there). Its source is the directory; it records no time.
+      TaskIdentity identity{wanted.surface, wanted.user, {}, {}, {}, {}};
+      SourceRef entry{&fs.volume(), *dir};
+      ParseContext ctx;
+      ctx.identity = &identity;
+      ctx.source = &entry;
+      ctx.sink = &out;
+      Row r = ctx.row("host_setting");
+      r.role = "system";
+      r.position.part_index = 0;
+      r.text = "host setting: roo-cline.customStoragePath=" + wanted.recorded_path + " (from " + wanted.settings_file +
+               " on another file system) is here at " + dir->path;
+      r.set("setting_key", std::string("roo-cline.customStoragePath"))
+          .set("setting_value", wanted.recorded_path)
+          .set("settings_file", wanted.settings_file)
+          .set("resolved_path", dir->path)
+          .set("resolution", std::string("found here, named on another file system"));
+      out.emit(std::move(r));
+      out.end_source("");
+    }
     RooRoot root{wanted.surface, wanted.user, *dir, "customStoragePath in " + wanted.settings_file + " (another file system)"};
     process_root(fs, root, out, report, opts);
     HomeTasks none;  // the tasks' home is on the other file system

@@ -230,11 +230,16 @@ TEST(Discovery, CustomStoragePathOnAnotherFileSystem_roo_format_1_2) {
   EXPECT_EQ(rows.str(0, "resolution"), "not found on this file system");
 
   EXPECT_TRUE(scan_custom_storage_path(second, wanted, rows, report_b));
-  ASSERT_EQ(rows.rows.size(), 2u);
-  EXPECT_EQ(rows.str(1, "kind"), "user_message");
-  EXPECT_EQ(rows.str(1, "session_id"), "t7");
-  EXPECT_EQ(rows.str(1, "user"), "bob");
-  EXPECT_EQ(rows.str(1, "surface"), "vscode");
+  ASSERT_EQ(rows.rows.size(), 3u);
+  // The finding is a row of its own on the second file system, then the root's rows.
+  EXPECT_EQ(rows.str(1, "kind"), "host_setting");
+  EXPECT_EQ(rows.str(1, "resolution"), "found here, named on another file system");
+  EXPECT_EQ(rows.str(1, "resolved_path"), "/RooData");
+  EXPECT_EQ(rows.str(1, "time_source"), "none");
+  EXPECT_EQ(rows.str(2, "kind"), "user_message");
+  EXPECT_EQ(rows.str(2, "session_id"), "t7");
+  EXPECT_EQ(rows.str(2, "user"), "bob");
+  EXPECT_EQ(rows.str(2, "surface"), "vscode");
   ASSERT_EQ(report_b.roots.size(), 1u);
   EXPECT_EQ(report_b.roots[0].found_by,
             "customStoragePath in /Users/bob/AppData/Roaming/Code/User/settings.json (another file system)");

@@ -255,6 +255,23 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
   return known;
 }
 
+namespace {
+
+// A root's own settings/mcp_settings.json (and the legacy cline_mcp_settings.json): read for roots outside the
+// catalog (a custom storage path), whose settings folder no store pattern reaches. seen, when given, keeps a file
+// from being read twice.
+void read_root_mcp_settings(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report,
+                            const ScanOptions& opts, const HomeTasks& home, std::set<std::string>* seen) {
+  for (const FileMeta& settings : children(fs, root.dir, "settings", true))
+    for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
+      for (const FileMeta& file : children(fs, settings, name, false))
+        if (!file.is_dir && (!seen || seen->insert(file.path).second))
+          process_store(fs, StorePattern{root.surface, {}, StoreKind::mcp_settings}, settings, file, root.user, out,
+                        report, opts, home);
+}
+
+}  // namespace
+
 void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, const ScanOptions& opts) {
   report.root_patterns = static_cast<int64_t>(root_patterns().size());
   std::set<std::string> seen_homes, seen_roots, seen_stores;  // a place matched by two patterns is read once
@@ -275,12 +292,7 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
           tasks.task_ids_by_root[root.dir.path] = process_root(fs, root, collect, report, opts);
       // A custom storage path holds the settings folder too (roo-format.md §1.2): its MCP settings come first.
       for (const RooRoot& root : custom_roots)
-        for (const FileMeta& settings : children(fs, root.dir, "settings", true))
-          for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
-            for (const FileMeta& file : children(fs, settings, name, false))
-              if (!file.is_dir && seen_stores.insert(file.path).second)
-                process_store(fs, StorePattern{root.surface, {}, StoreKind::mcp_settings}, settings, file, home.name,
-                              out, report, opts, tasks);
+        read_root_mcp_settings(fs, root, out, report, opts, tasks, &seen_stores);
       // A workspace's own .roo/mcp.json (roo-format.md §7.3), for every workspace this home's tasks name that is on
       // this file system; its rows carry the project (seed 000 Permission rows).
       for (const auto& [workspace, surface] : tasks.project_paths)
@@ -335,13 +347,7 @@ bool scan_custom_storage_path(FileSystemView& fs, const CustomStoragePath& wante
     }
     RooRoot root{wanted.surface, wanted.user, *dir, "customStoragePath in " + wanted.settings_file + " (another file system)"};
     process_root(fs, root, out, report, opts);
-    HomeTasks none;  // the tasks' home is on the other file system
-    for (const FileMeta& settings : children(fs, *dir, "settings", true))
-      for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
-        for (const FileMeta& file : children(fs, settings, name, false))
-          if (!file.is_dir)
-            process_store(fs, StorePattern{wanted.surface, {}, StoreKind::mcp_settings}, settings, file, wanted.user,
-                          out, report, opts, none);
+    read_root_mcp_settings(fs, root, out, report, opts, HomeTasks{}, nullptr);  // its home is on the other FS
   }
   report.custom_storage_paths.push_back(std::move(record));
   for (const std::string& e : fs.errors()) report.errors.push_back(e);

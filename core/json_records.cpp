@@ -470,4 +470,18 @@ std::string strip_jsonc(std::string_view t) {
   return out;
 }
 
+std::string read_up_to(HashingStream& in, size_t cap, bool* over) {
+  std::string bytes;
+  *over = false;
+  size_t n = 0;
+  while (const char* w = in.window(&n)) {
+    if (bytes.size() + n <= cap)
+      bytes.append(w, n);
+    else
+      *over = true;
+    in.advance(n);
+  }
+  return bytes;
+}
+
 }  // namespace roo

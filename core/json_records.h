@@ -113,6 +113,9 @@ inline constexpr size_t kMaxRecordBytes = 256u << 20;
 bool read_json_document(HashingStream& in, rapidjson::Document& doc, std::string* why, std::string* text,
                         uint64_t max_bytes = 256ull << 20);
 
+// The stream's bytes up to `cap`; the rest is read (so hashed) but not kept, and *over says whether there was more.
+std::string read_up_to(HashingStream& in, size_t cap, bool* over);
+
 // Whether the bytes of src from `from` on hold the JSON string token `"<word>"` outside any JSON string (inside a
 // string its quotes would be escaped). Reads in chunks, never the whole file at once; does not hash.
 bool contains_json_token(ByteSource& src, uint64_t from, std::string_view word);

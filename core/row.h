@@ -89,6 +89,27 @@ class RowSink {
   virtual void end_source(const std::string& /*sha256_hex*/) {}
 };
 
+// Passes every row on to another sink after looking at it or changing it (adapt); end_source is passed on.
+class RowFilter : public RowSink {
+ public:
+  explicit RowFilter(RowSink& out) : out_(out) {}
+  void emit(const Row& row) override {
+    Row copy = row;
+    take(std::move(copy));
+  }
+  void take(Row&& row) override {
+    adapt(row);
+    out_.emit(std::move(row));
+  }
+  void end_source(const std::string& sha) override { out_.end_source(sha); }
+
+ protected:
+  virtual void adapt(Row& row) = 0;
+
+ private:
+  RowSink& out_;
+};
+
 // Hands every row to several sinks (rows.jsonl, the body file, counters …), in order.
 class RowFanOut : public RowSink {
  public:

@@ -51,60 +51,40 @@ bool state_db_may_hold(const std::string& bytes, std::string_view name) {
 }
 
 // Counts the credential_present rows passing through.
-class CredentialCounter : public RowSink {
+class CredentialCounter : public RowFilter {
  public:
-  CredentialCounter(RowSink& out, int64_t& count) : out_(out), count_(count) {}
-  void emit(const Row& row) override {
-    if (row.kind == "credential_present") ++count_;
-    out_.emit(row);
-  }
-  void take(Row&& row) override {
-    if (row.kind == "credential_present") ++count_;
-    out_.emit(std::move(row));
-  }
-  void end_source(const std::string& sha) override { out_.end_source(sha); }
+  CredentialCounter(RowSink& out, int64_t& count) : RowFilter(out), count_(count) {}
 
  private:
-  RowSink& out_;
+  void adapt(Row& row) override {
+    if (row.kind == "credential_present") ++count_;
+  }
   int64_t& count_;
 };
 
 // Adds the same fields to every row passing through (e.g. the VS Code profile a state database belongs to).
-class AddFieldsSink : public RowSink {
+class AddFieldsSink : public RowFilter {
  public:
   AddFieldsSink(RowSink& out, std::vector<std::pair<std::string, FieldValue>> fields)
-      : out_(out), fields_(std::move(fields)) {}
-  void emit(const Row& row) override {
-    Row copy = row;
-    take(std::move(copy));
-  }
-  void take(Row&& row) override {
-    for (const auto& f : fields_) row.fields.push_back(f);
-    out_.emit(std::move(row));
-  }
-  void end_source(const std::string& sha) override { out_.end_source(sha); }
+      : RowFilter(out), fields_(std::move(fields)) {}
 
  private:
-  RowSink& out_;
+  void adapt(Row& row) override {
+    for (const auto& f : fields_) row.fields.push_back(f);
+  }
   std::vector<std::pair<std::string, FieldValue>> fields_;
 };
 
 // Marks the rows whose value the main database file alone does not hold: the -wal file is their only source.
 // A row names its setting (setting_key) or stands for a whole value; the main file's object decides per key.
-class WalOnlySink : public RowSink {
+class WalOnlySink : public RowFilter {
  public:
-  WalOnlySink(RowSink& out, const rapidjson::Value* main_value) : out_(out), main_(main_value) {}
-  void emit(const Row& row) override {
-    Row copy = row;
-    take(std::move(copy));
-  }
-  void take(Row&& row) override {
-    if (from_wal_only(row)) row.set("value_from_wal", true);
-    out_.emit(std::move(row));
-  }
-  void end_source(const std::string& sha) override { out_.end_source(sha); }
+  WalOnlySink(RowSink& out, const rapidjson::Value* main_value) : RowFilter(out), main_(main_value) {}
 
  private:
+  void adapt(Row& row) override {
+    if (from_wal_only(row)) row.set("value_from_wal", true);
+  }
   bool from_wal_only(const Row& row) const {
     if (!main_) return true;  // the main file holds no such row at all
     const std::string* key = row.string_field("setting_key");
@@ -139,43 +119,31 @@ class WalOnlySink : public RowSink {
       if (end == 0 || end == std::string_view::npos || key.rfind('.', end - 1) == std::string_view::npos) return nullptr;
     }
   }
-  RowSink& out_;
   const rapidjson::Value* main_;
 };
 
 // seed 000: a queued upload is written "with the task as session_id". Rows naming a task_id (the request and its
 // credential row) get an identity with that session; identities live in `identities` until the source ends.
-class TaskSessionSink : public RowSink {
+class TaskSessionSink : public RowFilter {
  public:
-  TaskSessionSink(RowSink& out, std::deque<TaskIdentity>& identities) : out_(out), identities_(identities) {}
-  void emit(const Row& row) override {
-    Row copy = row;
-    take(std::move(copy));
-  }
-  void take(Row&& row) override {
+  TaskSessionSink(RowSink& out, std::deque<TaskIdentity>& identities) : RowFilter(out), identities_(identities) {}
+
+ private:
+  void adapt(Row& row) override {
     if (const std::string* task = row.string_field("task_id"); task && row.identity) {
       TaskIdentity& id = identities_.emplace_back(*row.identity);
       id.session_id = *task;
       row.identity = &id;
     }
-    out_.emit(std::move(row));
   }
-  void end_source(const std::string& sha) override { out_.end_source(sha); }
-
- private:
-  RowSink& out_;
   std::deque<TaskIdentity>& identities_;
 };
 
 // The whole file, read through the hashing stream (so its digest is the file's), up to the shared record cap.
 std::optional<std::string> read_whole(HashingStream& in) {
-  std::string bytes;
-  size_t n = 0;
-  while (const char* w = in.window(&n)) {
-    if (bytes.size() + n > kMaxRecordBytes) return std::nullopt;
-    bytes.append(w, n);
-    in.advance(n);
-  }
+  bool over = false;
+  std::string bytes = read_up_to(in, kMaxRecordBytes, &over);
+  if (over) return std::nullopt;
   return bytes;
 }
 
@@ -244,10 +212,7 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
       Row r = ctx.row("credential_present");
       r.role = "system";
       r.position.part_index = part++;
-      if (auto t = ctx.source->file.mtime) {
-        r.time_ms = t->seconds * 1000 + t->nanos / 1000000;
-        r.time_source = "file.mtime";
-      }
+      ParseContext::stamp_file_time(r, ctx.source->file.mtime, "file.mtime");
       r.text = "credential present: " + key + " (from " + path + " SecretStorage, encrypted)";
       r.set("credential_key", key).set("credential_location", path + " SecretStorage");
       ctx.sink->emit(std::move(r));
@@ -348,10 +313,7 @@ void host_settings_rows(FileSystemView& fs, OpenSource& src) {
                   one.GetAllocator());
     r.native = to_json_text(one);
   }
-  if (auto t = ctx.source->file.mtime) {
-    r.time_ms = t->seconds * 1000 + t->nanos / 1000000;
-    r.time_source = "file.mtime";
-  }
+  ParseContext::stamp_file_time(r, ctx.source->file.mtime, "file.mtime");
   r.text = "host setting: roo-cline.customStoragePath=" + *custom + " (from " + ctx.source->file.path + ", file mtime)";
   r.set("setting_key", std::string("roo-cline.customStoragePath")).set("setting_value", *custom);
   if (auto dir = find_directory(fs, *custom))
@@ -367,10 +329,7 @@ void inventory_row(const StorePattern& pattern, const FileMeta& dir, const Parse
   const bool worktree = pattern.kind == StoreKind::worktree;
   Row r = ctx.row(worktree ? "worktree" : "roo_config_entry");
   r.role = "system";
-  if (f.mtime) {
-    r.time_ms = f.mtime->seconds * 1000 + f.mtime->nanos / 1000000;
-    r.time_source = "file.mtime";
-  }
+  ParseContext::stamp_file_time(r, f.mtime, "file.mtime");
   // The area is the folder the entry is in: rules, rules-<mode>, commands, skills (~/.roo or ~/.agents).
   const std::string area = dir.name;
   if (worktree) {
@@ -396,10 +355,7 @@ void machine_id_row(OpenSource& src) {
   const std::string id(trim(*bytes));
   Row r = ctx.row("install_identity");
   r.role = "system";
-  if (auto t = ctx.source->file.mtime) {
-    r.time_ms = t->seconds * 1000 + t->nanos / 1000000;
-    r.time_source = "file.mtime";
-  }
+  ParseContext::stamp_file_time(r, ctx.source->file.mtime, "file.mtime");
   const bool hex64 = id.size() == 64 && std::all_of(id.begin(), id.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
   r.text = "cli machine id: " + (hex64 ? id : std::string("(not 64 hex characters)")) + " (from " + ctx.source->file.path + ")";
   if (hex64) r.set("machine_id", id);

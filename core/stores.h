@@ -22,26 +22,16 @@ struct HomeTasks {
 };
 
 // Passes rows on and remembers the text of every user_message row and every task's workspace.
-class UserWordsCollector : public RowSink {
+class UserWordsCollector : public RowFilter {
  public:
-  UserWordsCollector(RowSink& out, HomeTasks& home) : out_(out), home_(home) {}
-  void emit(const Row& row) override {
-    note(row);
-    out_.emit(row);
-  }
-  void take(Row&& row) override {
-    note(row);
-    out_.emit(std::move(row));
-  }
-  void end_source(const std::string& sha) override { out_.end_source(sha); }
+  UserWordsCollector(RowSink& out, HomeTasks& home) : RowFilter(out), home_(home) {}
 
  private:
-  void note(const Row& row) {
+  void adapt(Row& row) override {
     if (row.kind == "user_message" && row.text) home_.user_words.add(*row.text);
     if (row.kind == "task" && row.identity && row.identity->project_path)
       home_.project_paths.emplace(*row.identity->project_path, row.identity->surface);
   }
-  RowSink& out_;
   HomeTasks& home_;
 };
 

@@ -139,4 +139,60 @@ std::string to_hex(const unsigned char* bytes, size_t n) {
   return out;
 }
 
+std::optional<int64_t> ms_from_fs_time(const FsTime& t) {
+  constexpr int64_t kMaxSeconds = 9'000'000'000'000;  // keeps seconds * 1000 far from overflow
+  if (t.seconds > kMaxSeconds || t.seconds < -kMaxSeconds) return std::nullopt;
+  return t.seconds * 1000 + static_cast<int64_t>(t.nanos / 1'000'000);
+}
+
+namespace {
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil): integer arithmetic only,
+// so epoch milliseconds are exact.
+int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+bool fixed_digits(std::string_view s, size_t pos, size_t n, int64_t& out) {
+  if (pos + n > s.size()) return false;
+  out = 0;
+  for (size_t i = pos; i < pos + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    out = out * 10 + (s[i] - '0');
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<int64_t> ms_from_iso_utc(std::string_view s) {
+  int64_t y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
+  if (!fixed_digits(s, 0, 4, y) || s.size() < 20 || s[4] != '-' || !fixed_digits(s, 5, 2, mo) || s[7] != '-' ||
+      !fixed_digits(s, 8, 2, d) || (s[10] != 'T' && s[10] != 't') || !fixed_digits(s, 11, 2, h) || s[13] != ':' ||
+      !fixed_digits(s, 14, 2, mi) || s[16] != ':' || !fixed_digits(s, 17, 2, se))
+    return std::nullopt;
+  size_t pos = 19;
+  int64_t ms = 0;
+  if (s[pos] == '.') {
+    ++pos;
+    size_t n = 0;
+    for (; pos < s.size() && s[pos] >= '0' && s[pos] <= '9'; ++pos, ++n)
+      if (n < 3) ms = ms * 10 + (s[pos] - '0');  // sub-millisecond digits are dropped
+    if (n == 0) return std::nullopt;
+    for (; n < 3; ++n) ms *= 10;
+  }
+  const std::string_view zone = s.substr(pos);
+  if (zone != "Z" && zone != "z" && zone != "+00:00") return std::nullopt;
+  static constexpr int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+  const int64_t month_days = mo >= 1 && mo <= 12 ? kDays[mo - 1] + (mo == 2 && leap) : 0;
+  if (month_days == 0 || d < 1 || d > month_days || h > 23 || mi > 59 || se > 59) return std::nullopt;
+  return ((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60000 + se * 1000 + ms;
+}
+
 }  // namespace roo

@@ -14,6 +14,12 @@ namespace roo {
 std::string iso_from_ms(int64_t epoch_ms);
 // ISO 8601 UTC from a file-system time; nanoseconds are kept when non-zero.
 std::string iso_from_fs_time(const FsTime& t);
+// A file-system time as epoch ms (sub-millisecond digits dropped); none for a time no calendar can hold.
+std::optional<int64_t> ms_from_fs_time(const FsTime& t);
+// "YYYY-MM-DDTHH:MM:SS[.fff]Z" (also "t", "z", "+00:00"), as JavaScript's toISOString writes it, to epoch ms.
+// Four-digit years only; an impossible date or time (month 13, Feb 30, 24:00) and any other zone give none: a
+// time is never guessed.
+std::optional<int64_t> ms_from_iso_utc(std::string_view s);
 
 // Replaces every invalid UTF-8 sequence by U+FFFD so every output is valid UTF-8 (paths and carved bytes may not be).
 std::string utf8_sanitize(std::string_view in);

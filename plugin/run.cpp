@@ -270,6 +270,26 @@ bool assemble(const std::vector<fs::path>& parts, const fs::path& target) {
   return close(out) == 0 && ok;
 }
 
+// The custom storage paths a worker met, as its part report (scan section) lists them.
+std::vector<CustomStoragePath> custom_storage_paths(const PartReport& part) {
+  std::vector<CustomStoragePath> out;
+  rapidjson::Document scan;
+  if (part.scan_json.empty() || scan.Parse(part.scan_json.c_str()).HasParseError() || !scan.IsObject() ||
+      !scan.HasMember("custom_storage_paths"))
+    return out;
+  for (const auto& c : scan["custom_storage_paths"].GetArray()) {
+    CustomStoragePath path;
+    path.surface = c["surface"].GetString();
+    if (c["user"].IsString()) path.user = c["user"].GetString();
+    path.settings_file = c["settings_file"].GetString();
+    path.recorded_path = c["recorded_path"].GetString();
+    path.found_here = c["found_here"].GetBool();
+    if (c.HasMember("found_at")) path.found_at = c["found_at"].GetString();
+    out.push_back(std::move(path));
+  }
+  return out;
+}
+
 bool dir_is_empty(const fs::path& p) {
   std::error_code ec;
   return fs::is_empty(p, ec) && !ec;
@@ -369,17 +389,8 @@ int run(const RunOptions& opts) {
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> custom_scans;
   for (const auto& [p, part] : report.partitions) {
     if (!p) continue;  // a folder is one file system: nothing else to look in
-    rapidjson::Document scan;
-    if (part.scan_json.empty() || scan.Parse(part.scan_json.c_str()).HasParseError() || !scan.IsObject() ||
-        !scan.HasMember("custom_storage_paths"))
-      continue;
-    for (const auto& c : scan["custom_storage_paths"].GetArray()) {
-      if (c["found_here"].GetBool()) continue;
-      CustomStoragePath wanted;
-      wanted.surface = c["surface"].GetString();
-      if (c["user"].IsString()) wanted.user = c["user"].GetString();
-      wanted.settings_file = c["settings_file"].GetString();
-      wanted.recorded_path = c["recorded_path"].GetString();
+    for (const CustomStoragePath& wanted : custom_storage_paths(part)) {
+      if (wanted.found_here) continue;
       for (const PartitionJob& other : jobs) {
         if (!other.partition || other.index == p->index) continue;
         PartitionJob job = other;
@@ -389,7 +400,8 @@ int run(const RunOptions& opts) {
                  wanted.settings_file.c_str());
         PartReport found = run_job(opts, job, work);
         if (found.status == "crashed" || found.status == "failed") partial = true;
-        const bool hit = found.scan_json.find("\"found_here\":true") != std::string::npos;
+        bool hit = false;
+        for (const CustomStoragePath& c : custom_storage_paths(found)) hit = hit || c.found_here;
         custom_scans.push_back({other.partition, std::move(found)});
         if (hit) break;
       }

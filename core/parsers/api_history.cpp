@@ -76,28 +76,40 @@ std::vector<std::string_view> tagged_blocks(std::string_view t, std::string_view
 // Words that ride inside other texts and that the ui shows on their own: the feedback of an approval or denial
 // JSON opening a tool result (roo-format.md §3.4, seed 000 Permission records), and the XML era's <feedback>,
 // <answer>, <thinking> and attempt_completion <result> blocks (§4).
-void remember_embedded(std::string_view text, ConversationTexts& texts) {
-  if (auto status = tools::parse_result_status(text))
-    if (status->feedback) texts.add(*status->feedback);
+void remember_tagged(std::string_view text, ConversationTexts& texts) {
   for (auto [open, close] : {std::pair<std::string_view, std::string_view>{"<feedback>", "</feedback>"},
                              {"<answer>", "</answer>"},
                              {"<thinking>", "</thinking>"},
                              {"<result>", "</result>"}})
     for (std::string_view body : tagged_blocks(text, open, close)) texts.add(body);
 }
+void remember_embedded(std::string_view text, ConversationTexts& texts) {
+  if (auto status = tools::parse_result_status(text))
+    if (status->feedback) texts.add(*status->feedback);
+  remember_tagged(text, texts);
+}
+
+// What a result text opens with, read once: a status JSON, else an XML-era decision text; and a rejection notice.
+struct ResultReading {
+  std::optional<tools::ResultStatus> status;
+  std::optional<transcript::XmlDecision> xml;
+  std::optional<tools::SkippedTool> skipped;
+  explicit ResultReading(std::string_view text)
+      : status(tools::parse_result_status(text)),
+        xml(status ? std::nullopt : transcript::parse_xml_decision(text)),
+        skipped(tools::parse_skipped_tool(text)) {}
+};
 
 // What a result says happened to its call (docs/row-contract.md "outcome").
-std::string call_outcome(std::string_view text, std::optional<bool> is_error) {
+std::string call_outcome(std::string_view text, const ResultReading& read, std::optional<bool> is_error) {
   std::string_view t = trim(text);
-  if (auto status = tools::parse_result_status(t)) {
+  if (const auto& status = read.status) {
     if (status->type == std::optional<std::string>("access_denied")) return "access_denied";
     if (status->status == "denied" || status->status == "error" || status->status == "guidance")
       return status->status;
   }
-  if (auto skipped = tools::parse_skipped_tool(t)) return skipped->reason;
-  if (auto xml = transcript::parse_xml_decision(t)) {
-    if (xml->status == "denied" || xml->status == "error") return xml->status;
-  }
+  if (read.skipped) return read.skipped->reason;
+  if (read.xml && (read.xml->status == "denied" || read.xml->status == "error")) return read.xml->status;
   if (starts_with(t, "Task was interrupted before this tool call could be completed")) return "interrupted";
   if (starts_with(t, "This tool was not executed because") ||
       t.find("was not executed because a tool has already been used in this message") != std::string_view::npos)
@@ -603,8 +615,9 @@ class ApiHistoryParser {
   // Writes a call joined to its result, then the result, then what the result says the user decided or typed.
   void answer(std::optional<PendingCall> call, Row result, const std::string& text, std::optional<bool> is_error,
               std::optional<int64_t> sub) {
-    auto status = tools::parse_result_status(text);
-    auto xml_decision = status ? std::nullopt : transcript::parse_xml_decision(text);
+    const ResultReading read(text);
+    const auto& status = read.status;
+    const auto& xml_decision = read.xml;
     if (status) {
       result.set("result_status", status->status)
           .set_opt("error_type", status->type)
@@ -617,10 +630,11 @@ class ApiHistoryParser {
           .set_opt("feedback", xml_decision->feedback)
           .set_opt("error", xml_decision->error);
     }
-    if (auto skipped = tools::parse_skipped_tool(text)) result.set("skipped", skipped->reason);
+    if (read.skipped) result.set("skipped", read.skipped->reason);
     if (texts_) {
       texts_->add(unwrap_user_text(text));  // feedback typed after a completion (§11 item 5)
-      remember_embedded(text, *texts_);
+      if (status && status->feedback) texts_->add(*status->feedback);
+      remember_tagged(text, *texts_);
     }
     std::optional<std::string> subtask_id;
     if (auto kind = transcript::classify_user_text(text); kind.kind == UserTextKind::subtask_completed) {
@@ -634,7 +648,7 @@ class ApiHistoryParser {
     const std::string* format = result.string_field("result_format");
     const bool xml_result = format && *format == "xml";
     if (call) {
-      const std::string outcome = call_outcome(text, is_error);
+      const std::string outcome = call_outcome(text, read, is_error);
       // An approval with feedback puts the tool's own output after the JSON (§3.4).
       const std::string own_output = status && status->status == "approved" ? status->rest : text;
       for (Row& r : call->rows) {

@@ -24,17 +24,9 @@ std::optional<int64_t> execution_id(std::string_view name) {
 
 ParseStats parse_command_output(HashingStream& in, const ParseContext& ctx) {
   ParseStats stats;
-  std::string text;
-  size_t n = 0;
+  // The output is kept whole, up to the record cap every parser shares; beyond it the rest is hashed only.
   bool over = false;
-  while (const char* w = in.window(&n)) {
-    // The output is kept whole, up to the record cap every parser shares; beyond it the rest is hashed only.
-    if (text.size() + n <= kMaxRecordBytes)
-      text.append(w, n);
-    else
-      over = true;
-    in.advance(n);
-  }
+  std::string text = read_up_to(in, kMaxRecordBytes, &over);
   stats.records = 1;
   stats.good_records = 1;
   Row r = ctx.row("command_output");

@@ -67,72 +67,14 @@ std::string native_subset(const rapidjson::Value& obj, std::initializer_list<con
   return std::string(buf.GetString(), buf.GetSize());
 }
 
-std::string raw_echo(const std::string& text) {
-  if (text.size() <= kRawEchoLimit) return text;
-  return text.substr(0, kRawEchoLimit) + "…";
-}
-
 // The file's mtime as epoch ms; none when the file has none (or one no calendar can hold).
 std::optional<int64_t> mtime_ms(const ParseContext& ctx) {
   if (!ctx.source || !ctx.source->file.mtime) return std::nullopt;
-  const FsTime& t = *ctx.source->file.mtime;
-  constexpr int64_t kMaxSeconds = 9'000'000'000'000;  // keeps seconds * 1000 far from overflow
-  if (t.seconds > kMaxSeconds || t.seconds < -kMaxSeconds) return std::nullopt;
-  return t.seconds * 1000 + static_cast<int64_t>(t.nanos / 1'000'000);
+  return ms_from_fs_time(*ctx.source->file.mtime);
 }
 
 std::string file_where(const ParseContext& ctx) {
   return ctx.source && !ctx.source->file.path.empty() ? ctx.source->file.path : ctx.file_name;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-// An ISO-8601 UTC time as JavaScript's toISOString writes it (YYYY-MM-DDTHH:MM:SS[.fff]Z; "+00:00" accepted too),
-// as epoch ms. Anything else (a local time, a date alone) is not read: a time is never guessed.
-std::optional<int64_t> parse_iso_utc_ms(std::string_view s) {
-  auto num = [&](size_t pos, size_t n, int& out) {
-    if (pos + n > s.size()) return false;
-    out = 0;
-    for (size_t i = pos; i < pos + n; ++i) {
-      if (s[i] < '0' || s[i] > '9') return false;
-      out = out * 10 + (s[i] - '0');
-    }
-    return true;
-  };
-  int y, mo, d, h, mi, se;
-  if (!num(0, 4, y) || s.size() < 20 || s[4] != '-' || !num(5, 2, mo) || s[7] != '-' || !num(8, 2, d) ||
-      (s[10] != 'T' && s[10] != 't') || !num(11, 2, h) || s[13] != ':' || !num(14, 2, mi) || s[16] != ':' ||
-      !num(17, 2, se))
-    return std::nullopt;
-  size_t i = 19;
-  int ms = 0;
-  if (i < s.size() && s[i] == '.') {
-    const size_t start = ++i;
-    int scale = 100;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      ms += (s[i] - '0') * scale;
-      scale /= 10;
-      ++i;
-    }
-    if (i == start) return std::nullopt;
-  }
-  const std::string_view zone = s.substr(i);
-  if (zone != "Z" && zone != "z" && zone != "+00:00") return std::nullopt;
-  static constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  if (mo < 1 || mo > 12 || d < 1 || d > kDays[mo - 1] || (mo == 2 && d == 29 && !leap) || h > 23 || mi > 59 ||
-      se > 59)
-    return std::nullopt;
-  const int64_t days = days_from_civil(y, mo, d);
-  return ((days * 24 + h) * 60 + mi) * 60'000 + se * 1000 + ms;
 }
 
 // --- What is a setting, what is a secret ------------------------------------------------------------------------
@@ -483,7 +425,7 @@ ParseStats parse_cli_credentials(HashingStream& in, const ParseContext& ctx) {
   const auto created = get_string(doc, "createdAt");
   const auto user_id = get_string(doc, "userId");
   const auto org_id = get_string(doc, "orgId");
-  const std::optional<int64_t> created_ms = created ? parse_iso_utc_ms(*created) : std::nullopt;
+  const std::optional<int64_t> created_ms = created ? ms_from_iso_utc(*created) : std::nullopt;
   for (const auto& m : std::as_const(doc).GetObject()) {
     const std::string_view key = sv(m.name);
     if (key == "token") {

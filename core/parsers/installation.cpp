@@ -47,13 +47,10 @@ void emit_extension_dir_row(const ParseContext& ctx) {
   r.role = "system";
   // The folder is made when the extension is installed: its creation time is the install time as the file system
   // recorded it (the modification time where the file system keeps no creation time).
-  if (dir.crtime) {
-    r.time_ms = dir.crtime->seconds * 1000 + dir.crtime->nanos / 1000000;
-    r.time_source = "file.crtime";
-  } else if (dir.mtime) {
-    r.time_ms = dir.mtime->seconds * 1000 + dir.mtime->nanos / 1000000;
-    r.time_source = "file.mtime";
-  }
+  if (dir.crtime)
+    ParseContext::stamp_file_time(r, dir.crtime, "file.crtime");
+  else
+    ParseContext::stamp_file_time(r, dir.mtime, "file.mtime");
   const size_t dash = dir.name.rfind('-');
   const std::string id = dash == std::string::npos ? dir.name : dir.name.substr(0, dash);
   const std::string version = dash == std::string::npos ? "" : dir.name.substr(dash + 1);

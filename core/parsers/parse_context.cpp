@@ -19,6 +19,14 @@ Row ParseContext::row(const char* kind, const JsonRecord* rec, std::optional<int
   return r;
 }
 
+void ParseContext::stamp_file_time(Row& r, const std::optional<FsTime>& t, const char* source_name) {
+  if (!t) return;
+  if (auto ms = ms_from_fs_time(*t)) {
+    r.time_ms = ms;
+    r.time_source = source_name;
+  }
+}
+
 void ParseContext::error(std::string text, const JsonRecord* rec) const {
   Row r = row("parser_error", rec);
   r.role = "system";
@@ -26,12 +34,10 @@ void ParseContext::error(std::string text, const JsonRecord* rec) const {
   sink->emit(std::move(r));
 }
 
-namespace {
 std::string raw_echo(const std::string& text) {
   if (text.size() <= kRawEchoLimit) return text;
   return text.substr(0, kRawEchoLimit) + "…";
 }
-}  // namespace
 
 ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
                                   const std::function<void(const JsonRecord&)>& on_object,

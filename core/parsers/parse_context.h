@@ -21,6 +21,8 @@ struct ParseContext {
 
   // A row of this source at this record position, with the task's identity.
   Row row(const char* kind, const JsonRecord* rec = nullptr, std::optional<int64_t> sub_index = std::nullopt) const;
+  // Times a row by one of its source file's own times (file.mtime, file.crtime); nothing when the file has none.
+  static void stamp_file_time(Row& r, const std::optional<FsTime>& t, const char* source_name);
   // A parser_error row worded as seed 000 "Bad-line rows".
   void error(std::string text, const JsonRecord* rec = nullptr) const;
 };
@@ -68,5 +70,7 @@ inline bool read_object_document(HashingStream& in, const ParseContext& ctx, rap
 
 // At most this many bytes of a bad record are echoed into its parser_error row.
 inline constexpr size_t kRawEchoLimit = 200;
+// A bad record as its parser_error row echoes it: the first kRawEchoLimit bytes, "…" when cut.
+std::string raw_echo(const std::string& text);
 
 }  // namespace roo

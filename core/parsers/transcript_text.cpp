@@ -80,59 +80,6 @@ std::string unwrap_envelope(std::string_view text) {
 
 // ---- <environment_details> ----
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil): integer arithmetic only,
-// so the epoch milliseconds are exact (no floating point, no time-zone database).
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-unsigned days_in_month(int64_t y, unsigned m) {
-  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-  return m == 2 && leap ? 29 : kDays[m - 1];
-}
-
-bool fixed_digits(std::string_view s, size_t pos, size_t n, int64_t& out) {
-  if (pos + n > s.size()) return false;
-  out = 0;
-  for (size_t i = pos; i < pos + n; ++i) {
-    if (!is_digit(s[i])) return false;
-    out = out * 10 + (s[i] - '0');
-  }
-  return true;
-}
-
-// "YYYY-MM-DDTHH:MM:SS[.fff]Z", as Date.prototype.toISOString writes it (getEnvironmentDetails.ts:187), to epoch ms.
-// Only this form is unambiguous: the older local-time form needs a time-zone database to resolve. Four-digit years
-// only (toISOString writes ±YYYYYY outside 0000–9999); an impossible date (month 13, Feb 30) or time is refused.
-std::optional<int64_t> iso_utc_ms(std::string_view s) {
-  int64_t y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
-  if (!fixed_digits(s, 0, 4, y) || s.size() < 20 || s[4] != '-' || !fixed_digits(s, 5, 2, mo) || s[7] != '-' ||
-      !fixed_digits(s, 8, 2, d) || s[10] != 'T' || !fixed_digits(s, 11, 2, h) || s[13] != ':' ||
-      !fixed_digits(s, 14, 2, mi) || s[16] != ':' || !fixed_digits(s, 17, 2, se))
-    return std::nullopt;
-  size_t pos = 19;
-  int64_t ms = 0;
-  if (s[pos] == '.') {
-    ++pos;
-    size_t n = 0;
-    for (; pos < s.size() && is_digit(s[pos]); ++pos, ++n)
-      if (n < 3) ms = ms * 10 + (s[pos] - '0');  // sub-millisecond digits are dropped, as epoch ms cannot hold them
-    if (n == 0) return std::nullopt;
-    for (; n < 3; ++n) ms *= 10;
-  }
-  if (pos + 1 != s.size() || s[pos] != 'Z') return std::nullopt;
-  if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, static_cast<unsigned>(mo)) || h > 23 || mi > 59 || se > 59)
-    return std::nullopt;
-  int64_t days = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  return ((days * 24 + h) * 60 + mi) * 60000 + se * 1000 + ms;
-}
-
 // "Europe/Berlin, UTC+1:00" (both forms of # Current Time, getEnvironmentDetails.ts:187) → zone and offset. The IANA
 // name holds no ", ", so the last one splits; without an offset part the whole text is the zone.
 void set_zone(std::string_view s, EnvironmentDetails& env) {
@@ -188,7 +135,7 @@ void parse_time_section(std::string_view sec, EnvironmentDetails& env) {
       env.current_time = std::string(l);
     }
   }
-  if (env.current_time) env.current_time_ms = iso_utc_ms(*env.current_time);
+  if (env.current_time) env.current_time_ms = ms_from_iso_utc(*env.current_time);
 }
 
 // The trimmed body of the first <tag>…</tag> in s.

@@ -10,6 +10,7 @@
 #include <rapidjson/document.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,7 +54,7 @@ class HashingStream {
       return nullptr;
     }
     *n = len_ - pos_;
-    return buf_.data() + pos_;
+    return buf_.get() + pos_;
   }
   void advance(size_t n) { pos_ += n; }
   std::string finish();  // reads the rest, returns sha256 hex
@@ -64,7 +65,8 @@ class HashingStream {
  private:
   bool refill();
   ByteSource& src_;
-  std::vector<char> buf_;
+  size_t buf_size_;
+  std::unique_ptr<char[]> buf_;
   size_t pos_ = 0, len_ = 0;
   uint64_t base_ = 0;
   Sha256 sha_;

@@ -9,20 +9,34 @@ namespace roo {
 
 void RowWriter::emit(const Row& row) {
   size_t sha_at = 0;
-  std::string line = row_to_json_line(row, &sha_at);
-  placeholders_.push_back(written_ + sha_at);
-  if (std::fwrite(line.data(), 1, line.size(), out_) != line.size()) ok_ = false;
-  written_ += line.size();
+  const std::string line = row_to_json_line(row, &sha_at);
+  pending_placeholders_.push_back(pending_.size() + sha_at);
+  pending_ += line;
+  if (pending_.size() >= kMaxPendingBytes) spill();
+}
+
+void RowWriter::spill() {
+  for (size_t at : pending_placeholders_) spilled_placeholders_.push_back(written_ + at);
+  write_pending();
+}
+
+void RowWriter::write_pending() {
+  if (std::fwrite(pending_.data(), 1, pending_.size(), out_) != pending_.size()) ok_ = false;
+  written_ += pending_.size();
+  pending_.clear();
+  pending_placeholders_.clear();
 }
 
 void RowWriter::end_source(const std::string& sha256_hex) {
-  if (std::fflush(out_) != 0) ok_ = false;
   const std::string value = sha256_json_value(sha256_hex);
+  for (size_t at : pending_placeholders_) pending_.replace(at, value.size(), value);
+  write_pending();
+  if (std::fflush(out_) != 0) ok_ = false;
   const int fd = fileno(out_);
-  for (uint64_t at : placeholders_)
+  for (uint64_t at : spilled_placeholders_)
     if (pwrite(fd, value.data(), value.size(), static_cast<off_t>(at)) != static_cast<ssize_t>(value.size()))
       ok_ = false;
-  placeholders_.clear();
+  spilled_placeholders_.clear();
 }
 
 void cut_unfinished_rows(const std::string& path) {

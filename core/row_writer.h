@@ -1,7 +1,8 @@
 // Writes rows as JSONL. A source's rows are produced while its bytes are still being read, so its sha256 is not
-// known yet: each row is written at once with a fixed-width placeholder for the digest, and when the source ends
-// the digest is written over every placeholder of that source in place (pwrite). One read of the evidence, one
-// write of the rows, and memory that does not grow with the file.
+// known yet: each row holds a fixed-width placeholder for the digest. A source's rows are gathered in memory and
+// the digest is put in before they are written; only a source whose rows outgrow kMaxPendingBytes has its earlier
+// rows written ahead with the placeholder, patched in place (pwrite) when the source ends. One read of the
+// evidence, one write of the rows, and memory that does not grow with the file.
 #pragma once
 
 #include <cstdio>
@@ -27,9 +28,15 @@ class RowWriter : public RowSink {
   bool ok() const { return ok_; }
 
  private:
+  static constexpr size_t kMaxPendingBytes = 8u << 20;
+  void spill();          // writes the pending rows ahead, placeholders and all
+  void write_pending();  // writes the pending rows as they are
+
   std::FILE* out_;
   uint64_t written_ = 0;
-  std::vector<uint64_t> placeholders_;  // file offsets of this source's digest placeholders
+  std::string pending_;                         // this source's rows not written yet
+  std::vector<size_t> pending_placeholders_;    // offsets of their digest placeholders in pending_
+  std::vector<uint64_t> spilled_placeholders_;  // file offsets of this source's placeholders already written
   bool ok_ = true;
 };
 

@@ -8,14 +8,36 @@
 namespace roo {
 
 namespace {
+// Writes value as exactly `width` decimal digits (value must fit). Times are formatted for every row and most of its
+// provenance: digit by digit is several times cheaper than snprintf.
+char* put_digits(char* p, unsigned value, int width) {
+  for (int i = width - 1; i >= 0; --i, value /= 10) p[i] = static_cast<char>('0' + value % 10);
+  return p + width;
+}
+
 std::string iso_seconds(int64_t secs) {
   std::time_t t = static_cast<std::time_t>(secs);
   std::tm tm{};
   gmtime_r(&t, &tm);
+  const int year = tm.tm_year + 1900;
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec);
-  return buf;
+  if (year < 0 || year > 9999) {  // hostile or broken times: keep the general form
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", year, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                  tm.tm_min, tm.tm_sec);
+    return buf;
+  }
+  char* p = put_digits(buf, static_cast<unsigned>(year), 4);
+  *p++ = '-';
+  p = put_digits(p, static_cast<unsigned>(tm.tm_mon + 1), 2);
+  *p++ = '-';
+  p = put_digits(p, static_cast<unsigned>(tm.tm_mday), 2);
+  *p++ = 'T';
+  p = put_digits(p, static_cast<unsigned>(tm.tm_hour), 2);
+  *p++ = ':';
+  p = put_digits(p, static_cast<unsigned>(tm.tm_min), 2);
+  *p++ = ':';
+  p = put_digits(p, static_cast<unsigned>(tm.tm_sec), 2);
+  return std::string(buf, p);
 }
 }  // namespace
 
@@ -26,17 +48,16 @@ std::string iso_from_ms(int64_t epoch_ms) {
     ms += 1000;
     secs -= 1;
   }
-  char frac[8];
-  std::snprintf(frac, sizeof frac, ".%03d", static_cast<int>(ms));
-  return iso_seconds(secs) + frac + "Z";
+  char frac[8] = {'.'};
+  put_digits(frac + 1, static_cast<unsigned>(ms), 3);
+  return iso_seconds(secs).append(frac, 4).append(1, 'Z');
 }
 
 std::string iso_from_fs_time(const FsTime& t) {
   std::string s = iso_seconds(t.seconds);
   if (t.nanos != 0) {
-    char frac[16];
-    std::snprintf(frac, sizeof frac, ".%09u", t.nanos);
-    s += frac;
+    char frac[16] = {'.'};
+    s.append(frac, put_digits(frac + 1, t.nanos % 1000000000u, 9));
   }
   return s + "Z";
 }

@@ -18,18 +18,22 @@ std::string shorten(const std::string& s, size_t max_bytes) {
 
 std::string body_escape(const std::string& s) {
   std::string out;
-  out.reserve(s.size());
-  for (unsigned char c : s) {
+  out.reserve(s.size() + 8);
+  size_t run = 0;  // start of the bytes not copied yet: copied a run at a time
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c != '|' && c != '%' && c >= 0x20 && c != 0x7F) continue;
+    out.append(s, run, i - run);
+    run = i + 1;
     if (c == '|' || c == '%') {
-      char buf[4];
-      std::snprintf(buf, sizeof buf, "%%%02X", c);
-      out += buf;
-    } else if (c < 0x20 || c == 0x7F) {
-      out += ' ';
+      static const char kHex[] = "0123456789ABCDEF";
+      const char esc[3] = {'%', kHex[c >> 4], kHex[c & 0xF]};
+      out.append(esc, 3);
     } else {
-      out += static_cast<char>(c);
+      out += ' ';
     }
   }
+  out.append(s, run, std::string::npos);
   return out;
 }
 

@@ -163,4 +163,61 @@ TaskFileKind task_file_kind(std::string_view name) {
   return TaskFileKind::unknown;
 }
 
+const std::vector<TempPattern>& temp_patterns() {
+  static const std::vector<TempPattern> patterns = {
+      {{"tmp"}},                                           // Linux; TMPDIR is not knowable from an image
+      {{"var", "tmp"}},                                    // Linux, kept across reboots
+      {{"private", "tmp"}},                                // macOS /tmp
+      {{"private", "var", "folders", "*", "*", "T"}},      // macOS per-user os.tmpdir()
+      {{"Users", "*", "AppData", "Local", "Temp"}, 1},     // Windows %TEMP%
+      {{"Windows", "Temp"}},                               // Windows %SystemRoot%\temp
+  };
+  return patterns;
+}
+
+namespace {
+bool all_of_class(std::string_view s, bool (*ok)(char)) {
+  for (char c : s)
+    if (!ok(c)) return false;
+  return true;
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_base36(char c) { return is_digit(c) || (c >= 'a' && c <= 'z'); }
+int64_t to_ms(std::string_view digits) {
+  int64_t v = 0;
+  for (char c : digits) v = v * 10 + (c - '0');
+  return v;
+}
+}  // namespace
+
+std::optional<int64_t> ephemeral_dir_time(std::string_view name) {
+  constexpr std::string_view prefix = "roo-cli-";
+  if (name.substr(0, prefix.size()) != prefix) return std::nullopt;
+  name.remove_prefix(prefix.size());
+  if (name.size() < 15 || name[13] != '-') return std::nullopt;
+  const std::string_view ms = name.substr(0, 13), rand = name.substr(14);
+  if (!all_of_class(ms, is_digit) || rand.empty() || rand.size() > 9 || !all_of_class(rand, is_base36))
+    return std::nullopt;
+  return to_ms(ms);
+}
+
+std::optional<TempFileName> parse_temp_file_name(std::string_view name) {
+  constexpr std::string_view tmp = ".tmp";
+  if (name.size() < 2 || name[0] != '.' || name.size() < tmp.size() ||
+      name.substr(name.size() - tmp.size()) != tmp)
+    return std::nullopt;
+  name = name.substr(1, name.size() - 1 - tmp.size());  // <file>.<kind>_<ms>_<rand>
+  const size_t rand_at = name.rfind('_');
+  if (rand_at == std::string_view::npos) return std::nullopt;
+  const size_t ms_at = name.rfind('_', rand_at - 1);
+  if (ms_at == std::string_view::npos || ms_at < 5) return std::nullopt;
+  const std::string_view rand = name.substr(rand_at + 1), ms = name.substr(ms_at + 1, rand_at - ms_at - 1);
+  const std::string_view head = name.substr(0, ms_at);  // <file>.new or <file>.bak
+  const std::string_view kind = head.substr(head.size() - 4);
+  if ((kind != ".new" && kind != ".bak") || head.size() == 4 || ms.empty() || ms.size() > 16 || rand.empty() ||
+      !all_of_class(ms, is_digit) || !all_of_class(rand, is_base36))
+    return std::nullopt;
+  return TempFileName{std::string(head.substr(0, head.size() - 4)), std::string(kind.substr(1)), to_ms(ms)};
+}
+
 }  // namespace roo

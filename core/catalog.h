@@ -2,6 +2,8 @@
 // table row here; discovery (core/discovery.cpp) only interprets these tables.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,5 +66,28 @@ inline constexpr std::string_view kTaskIndexFile = "_index.json";
 // (roo-format.md §2.7).
 inline constexpr std::string_view kCommandOutputDir = "command-output";
 bool is_command_output_file(std::string_view file_name);
+
+// Where `roo --ephemeral` makes its storage: os.tmpdir() (roo-format.md §1.4). The segment "*" in position
+// user_segment (when >= 0) is the home owner's name, so the rows there carry a user.
+struct TempPattern {
+  std::vector<std::string> segments;  // relative to the file system's root
+  int user_segment = -1;
+};
+const std::vector<TempPattern>& temp_patterns();
+// roo-cli-<13-digit epoch ms>-<1 to 9 of [0-9a-z]> (roo-format.md §1.4); the ms when the name is one.
+std::optional<int64_t> ephemeral_dir_time(std::string_view dir_name);
+// The CLI storage inside an ephemeral dir is laid out as ~/.vscode-mock is: its catalog rows apply below it.
+inline constexpr std::string_view kCliStorageDir = ".vscode-mock";
+
+// safeWriteJson's temporary names (roo-format.md §2.2): .<file>.new_<ms>_<rand36>.tmp (the next version, written
+// before the rename that commits it) and .<file>.bak_<ms>_<rand36>.tmp (the previous version, unlinked after it).
+struct TempFileName {
+  std::string base;  // <file>
+  std::string kind;  // "new" or "bak"
+  int64_t ms = 0;
+};
+std::optional<TempFileName> parse_temp_file_name(std::string_view name);
+// proper-lockfile's lock: a directory <file>.lock beside the file, removed on release (roo-format.md §2.2).
+inline constexpr std::string_view kLockSuffix = ".lock";
 
 }  // namespace roo

@@ -13,10 +13,11 @@ namespace roo {
 
 // Allocated children of dir whose name matches (case-insensitively: NTFS, FAT and HFS+ ignore case, and a
 // pattern's case can differ from what the user's system wrote). "*" matches every child directory.
-std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const std::string& pattern, bool dirs_only) {
+std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const std::string& pattern, bool dirs_only,
+                               bool with_deleted) {
   std::vector<FileMeta> out;
   for (FileMeta& e : fs.list_dir(dir)) {
-    if (!e.name_allocated) continue;
+    if (!e.name_allocated && !with_deleted) continue;
     if (dirs_only && !e.is_dir) continue;
     if (e.name == "." || e.name == "..") continue;
     bool match;
@@ -34,59 +35,132 @@ std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const st
 }
 
 // Every directory reached by following segments from start.
-std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const std::vector<std::string>& segments) {
+std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const std::vector<std::string>& segments,
+                              bool with_deleted) {
   std::vector<FileMeta> level = {start};
   for (const std::string& seg : segments) {
     std::vector<FileMeta> next;
     for (const FileMeta& d : level)
-      for (FileMeta& c : children(fs, d, seg, true)) next.push_back(std::move(c));
+      for (FileMeta& c : children(fs, d, seg, true, with_deleted)) next.push_back(std::move(c));
     level = std::move(next);
     if (level.empty()) break;
   }
   return level;
 }
 
+namespace {
+
+// Why a deleted name's content is not read as the file it was, or nothing when it can be.
+std::optional<std::string> untrusted_content(const FileMeta& f) {
+  if (f.reallocated) return "name deleted and its metadata reused by another file: content not read as this file's";
+  if (!f.is_dir && f.size && *f.size == 0) return "no content left (size 0)";
+  return std::nullopt;
+}
+
+void note_deleted(std::vector<EntryNote>& notes, FileMeta f, std::string outcome) {
+  notes.push_back({std::move(f), "deleted_entry", std::move(outcome)});
+}
+
+bool is_lock_dir(const FileMeta& f) {
+  return f.is_dir && f.name.size() > kLockSuffix.size() &&
+         std::string_view(f.name).substr(f.name.size() - kLockSuffix.size()) == kLockSuffix;
+}
+
+// The entries of one task directory, sorted into its own files, other versions, command outputs and notes.
+void list_task_dir(FileSystemView& fs, TaskDir& td, int64_t& deleted_names) {
+  std::map<TaskFileKind, std::vector<FileMeta>> deleted_copies;
+  for (FileMeta& f : fs.list_dir(td.dir)) {
+    if (f.name == "." || f.name == "..") continue;
+    if (!f.name_allocated) ++deleted_names;
+    if (is_lock_dir(f)) {
+      td.notes.push_back({f, "lock_dir", "a write of " + f.name.substr(0, f.name.size() - kLockSuffix.size()) +
+                                             " was in progress, or the process died before releasing its lock"});
+      continue;
+    }
+    if (f.is_dir) {
+      if (iequals(f.name, kCommandOutputDir)) {
+        for (FileMeta& out : fs.list_dir(f)) {
+          if (out.name == "." || out.name == ".." || out.is_dir || !is_command_output_file(out.name)) continue;
+          if (!out.name_allocated) ++deleted_names;
+          if (auto why = untrusted_content(out); why && !out.name_allocated)
+            note_deleted(td.notes, std::move(out), *why);
+          else
+            td.command_outputs.push_back(std::move(out));
+        }
+      } else if (!f.name_allocated) {
+        note_deleted(td.notes, std::move(f), "deleted directory, not a task file");
+      }
+      continue;
+    }
+    if (auto temp = parse_temp_file_name(f.name)) {
+      const TaskFileKind kind = task_file_kind(temp->base);
+      if (kind != TaskFileKind::unknown && !f.reallocated) {
+        td.versions.push_back({kind, std::move(f), std::move(temp)});
+        continue;
+      }
+    }
+    const TaskFileKind kind = task_file_kind(f.name);
+    if (f.name_allocated) {
+      if (kind != TaskFileKind::unknown) td.files.emplace(kind, std::move(f));
+      continue;
+    }
+    if (auto why = untrusted_content(f))
+      note_deleted(td.notes, std::move(f), *why);
+    else if (kind == TaskFileKind::unknown)
+      note_deleted(td.notes, std::move(f), "deleted file, not a task file: not read");
+    else
+      deleted_copies[kind].push_back(std::move(f));
+  }
+  // A deleted copy stands in for a task file that has no live one; every other deleted copy is a version.
+  for (auto& [kind, copies] : deleted_copies)
+    for (FileMeta& f : copies) {
+      if (!td.files.count(kind))
+        td.files.emplace(kind, std::move(f));
+      else
+        td.versions.push_back({kind, std::move(f), std::nullopt});
+    }
+  auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
+  std::stable_sort(td.command_outputs.begin(), td.command_outputs.end(), by_name);
+  std::stable_sort(td.versions.begin(), td.versions.end(),
+                   [](const FileVersion& a, const FileVersion& b) { return a.file.name < b.file.name; });
+}
+
+}  // namespace
+
 RootContents list_root(FileSystemView& fs, const RooRoot& root) {
   RootContents rc;
-  for (const FileMeta& tasks : children(fs, root.dir, std::string(kTasksDir), true)) {
+  // A deleted root (an ephemeral dir removed at exit) has only deleted names below it: they are read all the same.
+  const bool with_deleted = !root.dir.name_allocated;
+  for (const FileMeta& tasks : children(fs, root.dir, std::string(kTasksDir), true, with_deleted)) {
     for (FileMeta& e : fs.list_dir(tasks)) {
-      if (!e.name_allocated) {
-        ++rc.deleted_names;
+      if (e.name == "." || e.name == "..") continue;
+      if (!e.name_allocated) ++rc.deleted_names;
+      if (is_lock_dir(e)) {
+        rc.notes.push_back({e, "lock_dir", "a write of " + e.name.substr(0, e.name.size() - kLockSuffix.size()) +
+                                               " was in progress, or the process died before releasing its lock"});
         continue;
       }
       if (!e.is_dir) {
-        if (e.name == kTaskIndexFile) rc.index = std::move(e);
+        if (e.name == kTaskIndexFile && e.name_allocated)
+          rc.index = std::move(e);
+        else if (e.name == kTaskIndexFile || parse_temp_file_name(e.name))
+          // Older versions of the index: listed, not yet read (their entries would repeat the live index's rows).
+          rc.notes.push_back({std::move(e), "deleted_entry", "a version of tasks/_index.json: not read"});
         continue;
       }
       // Roo's own reconciliation ignores names starting with '_' or '.' (roo-format.md §2.9).
       if (e.name.empty() || e.name[0] == '.' || e.name[0] == '_') continue;
+      if (auto why = untrusted_content(e); why && !e.name_allocated) {
+        note_deleted(rc.notes, std::move(e), *why);
+        continue;
+      }
       TaskDir td;
       td.dir = std::move(e);
-      for (FileMeta& f : fs.list_dir(td.dir)) {
-        if (!f.name_allocated) {
-          ++rc.deleted_names;
-          continue;
-        }
-        if (f.is_dir) {
-          if (f.name == kCommandOutputDir)
-            for (FileMeta& out : fs.list_dir(f)) {
-              if (!out.name_allocated) {
-                ++rc.deleted_names;
-              } else if (!out.is_dir && is_command_output_file(out.name)) {
-                td.command_outputs.push_back(std::move(out));
-              }
-            }
-          continue;
-        }
-        TaskFileKind kind = task_file_kind(f.name);
-        if (kind != TaskFileKind::unknown) td.files.emplace(kind, std::move(f));
-      }
-      std::sort(td.command_outputs.begin(), td.command_outputs.end(),
-                [](const FileMeta& a, const FileMeta& b) { return a.name < b.name; });
+      list_task_dir(fs, td, rc.deleted_names);
       rc.tasks.push_back(std::move(td));
     }
   }
-  return rc;
+  return rc;  // list_dir's order: by name, a live directory before a deleted one of the same name
 }
 
 namespace {
@@ -122,6 +196,51 @@ bool check_task_id_time(const ParseContext& ctx, std::optional<int64_t> first_ts
       .set("difference_ms", diff);
   ctx.sink->emit(std::move(r));
   return true;
+}
+
+// The row of a name that has nothing to parse (EntryNote). Its time is the entry's own mtime: libtsk keeps a
+// deleted entry's times. It has no content digest: nothing was read.
+void emit_note(FileSystemView& fs, const EntryNote& note, const TaskIdentity& id, RowSink& out) {
+  const SourceRef source{&fs.volume(), note.file};
+  ParseContext ctx;
+  ctx.identity = &id;
+  ctx.source = &source;
+  ctx.file_name = note.file.name;
+  ctx.sink = &out;
+  Row r = ctx.row(note.kind);
+  r.role = "system";
+  ParseContext::stamp_file_time(r, note.file.mtime, "file.mtime");
+  const std::string what = note.kind == std::string_view("lock_dir") ? "lock directory"
+                           : note.file.is_dir                          ? "deleted directory"
+                                                                       : "deleted file";
+  r.text = what + " " + note.file.path + ": " + note.outcome;
+  r.set("entry_type", std::string(note.file.is_dir ? "directory" : "file")).set("outcome", note.outcome);
+  out.emit(std::move(r));
+  out.end_source("");
+}
+
+// The row that says a file is a safeWriteJson temp file, timed by the ms its name carries (roo-format.md §2.2).
+void emit_temp_file_row(const ParseContext& ctx, const TempFileName& temp) {
+  Row r = ctx.row("temp_file");
+  r.role = "system";
+  r.time_ms = temp.ms;
+  r.time_source = "file_name.epoch_ms";
+  r.text = std::string(temp.kind == "new" ? "next" : "previous") + " version of " + temp.base + " left by a save (" +
+           ctx.source->file.name + ")";
+  r.set("temp_kind", temp.kind).set("base_file", temp.base);
+  ctx.sink->emit(std::move(r));
+}
+
+const char* report_kind(TaskFileKind kind) {
+  switch (kind) {
+    case TaskFileKind::ui_messages: return "ui_messages";
+    case TaskFileKind::api_history:
+    case TaskFileKind::legacy_claude_messages: return "api_history";
+    case TaskFileKind::history_item: return "history_item";
+    case TaskFileKind::task_metadata: return "task_metadata";
+    case TaskFileKind::unknown: break;
+  }
+  return "unknown";
 }
 
 }  // namespace
@@ -239,7 +358,35 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       OpenSource src(fs, f, &id, out, report, native, "command_output");
       if (HashingStream* in = src.stream()) src.add_stats(parse_command_output(*in, src.ctx));
     }
+    // Other versions of the task's files (deleted copies, temp files of interrupted or unfinished saves): parsed as
+    // their kind, every row kept with its own source, so an older text or a record the live file lost is there.
+    for (const FileVersion& v : td.versions) {
+      FileMeta meta = v.file;
+      if (v.temp) meta.recovery = Recovery::temp_leftover;
+      OpenSource src(fs, meta, &id, out, report, native, report_kind(v.kind));
+      src.ctx.task_dirs = &task_dirs;
+      if (v.temp) emit_temp_file_row(src.ctx, *v.temp);
+      HashingStream* in = src.stream();
+      if (!in) continue;
+      switch (v.kind) {
+        case TaskFileKind::history_item: {
+          std::string text;
+          if (auto item = parse_history_item_file(*in, src.ctx, &text))
+            emit_task_row(*item, src.ctx, "history_item", true, nullptr, task_dirs, &text);
+          break;
+        }
+        case TaskFileKind::api_history:
+        case TaskFileKind::legacy_claude_messages: src.add_stats(parse_api_history(*in, src.ctx)); break;
+        case TaskFileKind::ui_messages:
+          src.add_stats(parse_ui_messages(*in, src.ctx, api_texts ? &*api_texts : nullptr));
+          break;
+        case TaskFileKind::task_metadata: src.add_stats(parse_task_metadata(*in, src.ctx)); break;
+        case TaskFileKind::unknown: break;
+      }
+    }
+    for (const EntryNote& note : td.notes) emit_note(fs, note, id, out);
   }
+  for (const EntryNote& note : rc.notes) emit_note(fs, note, root_identity, out);
 
   // Tasks the index still lists but whose directory is gone: the index is all that is left of them.
   for (const IndexEntry& e : index_entries) {
@@ -268,6 +415,80 @@ void read_root_mcp_settings(FileSystemView& fs, const RooRoot& root, RowSink& ou
         if (!file.is_dir && (!seen || seen->insert(file.path).second))
           process_store(fs, StorePattern{root.surface, {}, StoreKind::mcp_settings}, settings, file, root.user, out,
                         report, opts, home);
+}
+
+}  // namespace
+
+namespace {
+
+// The path component at index i of a '/'-separated path that starts with '/'.
+std::optional<std::string> path_component(const std::string& path, int i) {
+  size_t start = 1;
+  for (int k = 0; k < i; ++k) {
+    start = path.find('/', start);
+    if (start == std::string::npos) return std::nullopt;
+    ++start;
+  }
+  return path.substr(start, path.find('/', start) - start);
+}
+
+// One roo --ephemeral storage directory (roo-format.md §1.4): its row, timed by the ms in its name, then its
+// global-storage/ read as a CLI root and its stores as ~/.vscode-mock's. A live one means the CLI was killed before
+// its cleanup; a deleted one is read through the names libtsk still lists.
+void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name_ms, const std::string& temp_dir,
+                           const std::optional<std::string>& user, RowSink& out, ScanReport& report,
+                           const ScanOptions& opts) {
+  constexpr const char* kSurface = "cli-ephemeral";
+  {
+    const TaskIdentity identity{kSurface, user, {}, {}, {}, {}};
+    const SourceRef source{&fs.volume(), dir};
+    ParseContext ctx;
+    ctx.identity = &identity;
+    ctx.source = &source;
+    ctx.sink = &out;
+    Row r = ctx.row("ephemeral_dir");
+    r.role = "system";
+    r.time_ms = name_ms;
+    r.time_source = "dir_name.epoch_ms";
+    r.text = "roo --ephemeral storage " + dir.path +
+             (dir.name_allocated ? " still present: the CLI did not remove it (killed, crashed or still running)"
+                                 : " deleted (the CLI removes it on exit); read from the names left");
+    r.set("dir_name", dir.name).set("temp_dir", temp_dir).set("allocated", dir.name_allocated);
+    out.emit(std::move(r));
+    out.end_source("");
+  }
+  const bool with_deleted = !dir.name_allocated;
+  HomeTasks tasks;
+  UserWordsCollector collect(out, tasks);
+  for (FileMeta& storage : children(fs, dir, "global-storage", true, with_deleted)) {
+    RooRoot root{kSurface, user, std::move(storage), "roo --ephemeral dir " + dir.path};
+    tasks.task_ids_by_root[root.dir.path] = process_root(fs, root, collect, report, opts);
+  }
+  for (const StorePattern& sp : store_patterns()) {
+    if (sp.segments.empty() || sp.segments.front() != kCliStorageDir) continue;
+    const std::vector<std::string> dirs(sp.segments.begin() + 1, sp.segments.end() - 1);
+    StorePattern here = sp;
+    here.surface = kSurface;
+    for (const FileMeta& d : resolve(fs, dir, dirs, with_deleted))
+      for (const FileMeta& file : children(fs, d, sp.segments.back(), false, with_deleted)) {
+        if (!(store_is_any_entry(sp.kind) || file.is_dir == store_is_directory(sp.kind))) continue;
+        process_store(fs, here, d, file, user, out, report, opts, tasks);
+      }
+  }
+}
+
+// Every temp location of the catalog, for roo --ephemeral storage directories, allocated and deleted.
+void scan_temp_locations(FileSystemView& fs, RowSink& out, ScanReport& report, const ScanOptions& opts) {
+  std::set<std::string> seen;
+  for (const TempPattern& tp : temp_patterns())
+    for (const FileMeta& temp : resolve(fs, fs.root(), tp.segments)) {
+      if (!seen.insert(temp.path).second) continue;
+      report.temp_dirs_searched.push_back(temp.path);
+      const auto user = tp.user_segment >= 0 ? path_component(temp.path, tp.user_segment) : std::nullopt;
+      for (const FileMeta& e : fs.list_dir(temp))
+        if (auto ms = ephemeral_dir_time(e.name); ms && e.is_dir)
+          process_ephemeral_dir(fs, e, *ms, temp.path, user, out, report, opts);
+    }
 }
 
 }  // namespace
@@ -313,6 +534,7 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
       }
     }
   }
+  scan_temp_locations(fs, out, report, opts);
   for (const std::string& e : fs.errors()) report.errors.push_back(e);
 }
 

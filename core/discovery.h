@@ -21,24 +21,45 @@ struct RooRoot {
   std::string found_by = "catalog";  // or "customStoragePath in <settings file>"
 };
 
+// A copy of a task file other than the one read as the task's own: a deleted copy, or a safeWriteJson temp file
+// (allocated or deleted). Versions are evidence: each is parsed as its kind, its rows kept.
+struct FileVersion {
+  TaskFileKind kind;
+  FileMeta file;
+  std::optional<TempFileName> temp;  // set for a .new_/.bak_ temp file
+};
+
+// A name that gets a row of its own but has nothing to parse: a deleted entry whose content cannot be trusted or
+// is not a task file, or a lock directory left behind.
+struct EntryNote {
+  FileMeta file;
+  const char* kind;     // "deleted_entry" or "lock_dir"
+  std::string outcome;  // what was (not) done with it, and why
+};
+
 struct TaskDir {
-  FileMeta dir;
-  std::map<TaskFileKind, FileMeta> files;  // allocated files by kind
-  std::vector<FileMeta> command_outputs;   // allocated command-output/cmd-*.txt, by name
+  FileMeta dir;                            // allocated, or a deleted directory whose names libtsk still lists
+  std::map<TaskFileKind, FileMeta> files;  // the task's own files by kind: the allocated one, else a deleted copy
+  std::vector<FileVersion> versions;       // every other copy of a task file, by name
+  std::vector<FileMeta> command_outputs;   // command-output/cmd-*.txt, allocated and deleted, by name
+  std::vector<EntryNote> notes;
 };
 
 struct RootContents {
-  std::vector<TaskDir> tasks;  // sorted by directory name
+  std::vector<TaskDir> tasks;  // sorted by directory name (a deleted directory after a live one of the same name)
   std::optional<FileMeta> index;
-  int64_t deleted_names = 0;  // deleted names seen under tasks/ (recovered in a later stage, counted now)
+  std::vector<EntryNote> notes;  // in tasks/ itself (a deleted _index.json, an _index.json.lock, index temp files)
+  int64_t deleted_names = 0;     // deleted names seen under tasks/
 };
 
 // Allocated children of dir whose name matches pattern case-insensitively (NTFS, FAT and HFS+ ignore case, and a
 // pattern's case can differ from what the user's system wrote); "*" matches every child, "prefix*" every child
 // whose name starts with prefix.
-std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const std::string& pattern, bool dirs_only);
+std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const std::string& pattern, bool dirs_only,
+                               bool with_deleted = false);
 // Every directory reached by following segments from start.
-std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const std::vector<std::string>& segments);
+std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const std::vector<std::string>& segments,
+                              bool with_deleted = false);
 
 // The task directories and index of one root.
 RootContents list_root(FileSystemView& fs, const RooRoot& root);
@@ -73,6 +94,7 @@ struct CustomStoragePath {
 
 struct ScanReport {
   std::vector<std::string> homes_searched;
+  std::vector<std::string> temp_dirs_searched;  // temp locations looked through for roo --ephemeral dirs
   std::vector<CustomStoragePath> custom_storage_paths;
   int64_t root_patterns = 0;
   std::vector<RootRecord> roots;

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <sqlite3.h>
 
@@ -301,6 +302,125 @@ TEST(Discovery, StateDatabasesWithoutRooAreNotOpened) {
   ASSERT_EQ(rows.rows.size(), 1u);
   EXPECT_EQ(rows.src(0)["path"].GetString(), std::string("/home/u/.config/Code/User/workspaceStorage/b2/state.vscdb"));
   EXPECT_EQ(rows.str(0, "text"), "parser: state.vscdb was not read (no scratch directory for its private copy)");
+  fs::remove_all(dir);
+}
+
+// roo-format.md §1.4: roo-cli-<13-digit ms>-<1 to 9 of [0-9a-z]>.
+TEST(Catalog, EphemeralDirNames_roo_format_1_4) {
+  EXPECT_EQ(ephemeral_dir_time("roo-cli-1760000000000-abc123xyz"), 1760000000000);
+  EXPECT_EQ(ephemeral_dir_time("roo-cli-1760000000000-a"), 1760000000000);
+  EXPECT_FALSE(ephemeral_dir_time("roo-cli-1760000000000-abc123xyz0"));  // 10 random chars
+  EXPECT_FALSE(ephemeral_dir_time("roo-cli-176000000000-abc"));          // 12 digits
+  EXPECT_FALSE(ephemeral_dir_time("roo-cli-1760000000000-ABC"));         // not base 36 lower case
+  EXPECT_FALSE(ephemeral_dir_time("roo-cli-1760000000000-"));
+  EXPECT_FALSE(ephemeral_dir_time("roo-cli-1760000000000_abc"));
+}
+
+// roo-format.md §2.2: safeWriteJson's .<file>.new_<ms>_<rand36>.tmp and .<file>.bak_<ms>_<rand36>.tmp.
+TEST(Catalog, SafeWriteJsonTempNames_roo_format_2_2) {
+  auto t = parse_temp_file_name(".ui_messages.json.new_1760000000000_k3j9x2ab1c.tmp");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->base, "ui_messages.json");
+  EXPECT_EQ(t->kind, "new");
+  EXPECT_EQ(t->ms, 1760000000000);
+  t = parse_temp_file_name(".api_conversation_history.json.bak_1760000000123_0q8w7e6r5t.tmp");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->base, "api_conversation_history.json");
+  EXPECT_EQ(t->kind, "bak");
+  t = parse_temp_file_name("._index.json.new_1760000000000_x.tmp");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->base, "_index.json");
+  EXPECT_FALSE(parse_temp_file_name("ui_messages.json"));
+  EXPECT_FALSE(parse_temp_file_name(".ui_messages.json.old_1760000000000_k3j.tmp"));
+  EXPECT_FALSE(parse_temp_file_name(".ui_messages.json.new_1760000000000_K3J.tmp"));
+  EXPECT_FALSE(parse_temp_file_name(".new_1760000000000_k3j.tmp"));  // no file name
+  EXPECT_FALSE(parse_temp_file_name(".ui_messages.json.new_17600x0000000_k3j.tmp"));
+}
+
+// A folder whose chosen paths read as deleted names (and some as reallocated), as libtsk reports them, so discovery's
+// handling of deleted entries runs on real bytes without an image.
+class DeletingView : public FileSystemView {
+ public:
+  DeletingView(const std::string& dir, std::set<std::string> deleted, std::set<std::string> reallocated)
+      : folder_(dir), deleted_(std::move(deleted)), reallocated_(std::move(reallocated)) {}
+  const VolumeInfo& volume() const override { return folder_.volume(); }
+  FileMeta root() override { return folder_.root(); }
+  std::vector<FileMeta> list_dir(const FileMeta& dir) override {
+    std::vector<FileMeta> out = folder_.list_dir(dir);
+    for (FileMeta& m : out)
+      if (deleted_.count(m.path) || reallocated_.count(m.path)) {
+        m.name_allocated = false;
+        m.recovery = Recovery::deleted;
+        m.reallocated = reallocated_.count(m.path) > 0;
+      }
+    return out;
+  }
+  std::unique_ptr<ByteSource> open(const FileMeta& file) override { return folder_.open(file); }
+
+ private:
+  FolderFileSystem folder_;
+  std::set<std::string> deleted_, reallocated_;
+};
+
+// Issue 5: deleted task dirs and files are parsed with recovery "deleted"; temp files of safeWriteJson are versions
+// (a temp_file row timed by the name, then the file's rows as temp_leftover); a lock directory and deleted names that
+// are not read get their own rows; a roo --ephemeral dir in /tmp is a CLI root of surface cli-ephemeral.
+TEST(Discovery, DeletedTempAndEphemeralEntries_issue5_roo_format_1_4_2_2) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const std::string tasks = "/home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
+  const fs::path base = fs::path(dir);
+  const std::string ui_live = R"([{"ts":1760000000000,"type":"say","say":"text","text":"live prompt"}])";
+  const std::string ui_old = R"([{"ts":1759999999000,"type":"say","say":"text","text":"older prompt"}])";
+  write(base / (tasks.substr(1) + "/t1/ui_messages.json"), ui_live);
+  write(base / (tasks.substr(1) + "/t1/.ui_messages.json.bak_1760000000500_k3j9x2ab1c.tmp"), ui_old);
+  fs::create_directories(base / (tasks.substr(1) + "/t1/ui_messages.json.lock"));
+  write(base / (tasks.substr(1) + "/t1/command-output/cmd-1760000000100.txt"), "full output\n");
+  write(base / (tasks.substr(1) + "/t1/api_conversation_history.json"), "[]");
+  write(base / (tasks.substr(1) + "/t1/notes.txt"), "not Roo's");
+  write(base / (tasks.substr(1) + "/t2/ui_messages.json"), ui_old);
+  write(base / "tmp/roo-cli-1760000001000-abc123xyz/global-storage/tasks/t3/ui_messages.json", ui_live);
+  DeletingView view(dir,
+                    {tasks + "/t1/command-output/cmd-1760000000100.txt", tasks + "/t1/notes.txt", tasks + "/t2",
+                     tasks + "/t2/ui_messages.json"},
+                    {tasks + "/t1/api_conversation_history.json"});
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(view, rows, report);
+
+  std::vector<std::string> got;
+  for (size_t i = 0; i < rows.rows.size(); ++i)
+    got.push_back(rows.str(i, "kind") + "/" + rows.src(i)["recovery"].GetString() + "/" + rows.str(i, "session_id"));
+  const std::vector<std::string> want = {
+      "user_message/allocated/t1",          // the live ui_messages.json
+      "command_output/deleted/t1",          // the deleted command output, read and joined to its task
+      "temp_file/temp_leftover/t1",         // the .bak_ temp file: its row, then its records
+      "user_message/temp_leftover/t1",
+      "deleted_entry/deleted/t1",           // api history whose metadata was reused: not read
+      "deleted_entry/deleted/t1",           // notes.txt: deleted, not a task file
+      "lock_dir/allocated/t1",
+      "user_message/deleted/t2",            // the deleted task directory's file
+      "ephemeral_dir/allocated/<absent>",   // /tmp/roo-cli-…: the CLI did not clean up
+      "user_message/allocated/t3",
+  };
+  EXPECT_EQ(got, want);
+  ASSERT_EQ(rows.rows.size(), want.size());
+  EXPECT_EQ(rows.str(0, "text"), "live prompt");
+  EXPECT_EQ(rows.str(2, "time_utc"), "2025-10-09T08:53:20.500Z");
+  EXPECT_EQ(rows.str(2, "time_source"), "file_name.epoch_ms");
+  EXPECT_EQ(rows.str(2, "temp_kind"), "bak");
+  EXPECT_EQ(rows.str(3, "text"), "older prompt");
+  EXPECT_EQ(rows.str(4, "outcome"),
+            "name deleted and its metadata reused by another file: content not read as this file's");
+  EXPECT_EQ(rows.str(5, "outcome"), "deleted file, not a task file: not read");
+  EXPECT_EQ(rows.str(6, "text").rfind("lock directory " + tasks + "/t1/ui_messages.json.lock: a write of ui_messages.json", 0),
+            0u);
+  EXPECT_FALSE(rows.src(7)["name_allocated"].GetBool());
+  EXPECT_EQ(rows.str(8, "time_utc"), "2025-10-09T08:53:21.000Z");
+  EXPECT_EQ(rows.str(8, "time_source"), "dir_name.epoch_ms");
+  EXPECT_EQ(rows.str(8, "surface"), "cli-ephemeral");
+  EXPECT_EQ(rows.str(9, "surface"), "cli-ephemeral");
+  EXPECT_EQ(report.temp_dirs_searched, std::vector<std::string>{"/tmp"});
   fs::remove_all(dir);
 }
 

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/json_records.h"
+#include "core/sha256.h"
 #include "core/open_source.h"
 #include "core/stores.h"
 #include "core/parsers/parsers.h"
@@ -231,6 +232,49 @@ void emit_temp_file_row(const ParseContext& ctx, const TempFileName& temp) {
   ctx.sink->emit(std::move(r));
 }
 
+// The sha256 of each record of an array file, framed without building rows (records after a stray ']' included).
+std::vector<std::string> record_digests(FileSystemView& fs, const FileMeta& file) {
+  std::vector<std::string> out;
+  auto bytes = fs.open(file);
+  if (!bytes) return out;
+  HashingStream in(*bytes);
+  JsonArrayReader reader(in);
+  JsonRecord rec;
+  for (;;) {
+    const JsonArrayReader::Status st = reader.next(rec);
+    if (st == JsonArrayReader::Status::record)
+      out.push_back(sha256_hex(rec.text));
+    else if (st != JsonArrayReader::Status::trailing)
+      return out;
+  }
+}
+
+bool is_array_kind(TaskFileKind kind) {
+  return kind == TaskFileKind::ui_messages || kind == TaskFileKind::api_history ||
+         kind == TaskFileKind::legacy_claude_messages;
+}
+
+// For each array file of a task that has versions: which records the task's own file has, and which of them a
+// version holds too (issue 5: an identical record is one row naming both sources).
+std::map<TaskFileKind, RecordFolds> fold_versions(FileSystemView& fs, const TaskDir& td) {
+  std::map<TaskFileKind, RecordFolds> folds;
+  for (const FileVersion& v : td.versions) {
+    auto own = td.files.find(v.kind);
+    if (!is_array_kind(v.kind) || own == td.files.end()) continue;
+    auto [it, first] = folds.try_emplace(v.kind);
+    RecordFolds& f = it->second;
+    if (first)
+      for (std::string& d : record_digests(fs, own->second)) f.live.insert(std::move(d));
+    const std::vector<std::string> digests = record_digests(fs, v.file);
+    for (size_t i = 0; i < digests.size(); ++i)
+      if (f.live.count(digests[i]))
+        f.in_versions[digests[i]].push_back({v.file.path, v.file.inode,
+                                             recovery_name(v.temp ? Recovery::temp_leftover : v.file.recovery),
+                                             static_cast<int64_t>(i)});
+  }
+  return folds;
+}
+
 const char* report_kind(TaskFileKind kind) {
   switch (kind) {
     case TaskFileKind::ui_messages: return "ui_messages";
@@ -327,6 +371,13 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       emit_from_index(*indexed, id, true);
     }
 
+    const std::map<TaskFileKind, RecordFolds> folds = fold_versions(fs, td);
+    auto fold = [&](ParseContext& ctx, TaskFileKind kind, bool live) {
+      if (auto f = folds.find(kind); f != folds.end()) {
+        ctx.folds = &f->second;
+        ctx.folds_are_live = live;
+      }
+    };
     std::optional<ConversationTexts> api_texts;
     bool id_time_checked = false;
     for (TaskFileKind kind : {TaskFileKind::api_history, TaskFileKind::legacy_claude_messages}) {
@@ -334,6 +385,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       if (it == td.files.end()) continue;
       OpenSource src(fs, it->second, &id, out, report, native, "api_history");
       src.ctx.task_dirs = &task_dirs;
+      fold(src.ctx, kind, true);
       if (HashingStream* in = src.stream()) {
         ConversationTexts texts;
         ParseStats s = parse_api_history(*in, src.ctx, &texts);
@@ -344,6 +396,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     }
     if (auto it = td.files.find(TaskFileKind::ui_messages); it != td.files.end()) {
       OpenSource src(fs, it->second, &id, out, report, native, "ui_messages");
+      fold(src.ctx, TaskFileKind::ui_messages, true);
       if (HashingStream* in = src.stream()) {
         ParseStats s = parse_ui_messages(*in, src.ctx, api_texts ? &*api_texts : nullptr);
         src.add_stats(s);
@@ -365,6 +418,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       if (v.temp) meta.recovery = Recovery::temp_leftover;
       OpenSource src(fs, meta, &id, out, report, native, report_kind(v.kind));
       src.ctx.task_dirs = &task_dirs;
+      fold(src.ctx, v.kind, false);
       if (v.temp) emit_temp_file_row(src.ctx, *v.temp);
       HashingStream* in = src.stream();
       if (!in) continue;

@@ -81,6 +81,7 @@ struct JsonRecord {
   std::string text;         // the record's bytes (kept for native output and error rows)
   rapidjson::Document doc;  // parsed record; valid when parse_error is empty
   std::string parse_error;  // why the record did not parse
+  std::string text_sha256;  // of text; filled only when versions of the file are being folded (RecordFolds)
 };
 
 class JsonArrayReader {

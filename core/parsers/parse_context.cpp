@@ -1,8 +1,26 @@
 #include "core/parsers/parse_context.h"
 
+#include "core/sha256.h"
 #include "core/text_util.h"
 
 namespace roo {
+
+namespace {
+std::string record_copies_json(const std::vector<RecordCopy>& copies) {
+  rapidjson::Document list(rapidjson::kArrayType);
+  auto& a = list.GetAllocator();
+  for (const RecordCopy& c : copies) {
+    rapidjson::Value o(rapidjson::kObjectType);
+    o.AddMember("path", rapidjson::Value(c.path.data(), static_cast<rapidjson::SizeType>(c.path.size()), a), a);
+    o.AddMember("inode", c.inode ? rapidjson::Value(static_cast<uint64_t>(*c.inode)) : rapidjson::Value(), a);
+    o.AddMember("recovery", rapidjson::Value(c.recovery.data(), static_cast<rapidjson::SizeType>(c.recovery.size()), a),
+                a);
+    o.AddMember("record_index", rapidjson::Value(static_cast<int64_t>(c.record_index)), a);
+    list.PushBack(o, a);
+  }
+  return to_json_text(list);
+}
+}  // namespace
 
 Row ParseContext::row(const char* kind, const JsonRecord* rec, std::optional<int64_t> sub_index) const {
   Row r;
@@ -14,6 +32,9 @@ Row ParseContext::row(const char* kind, const JsonRecord* rec, std::optional<int
     r.position.byte_offset = rec->offset;
     r.position.byte_length = rec->length;
     if (native) r.native = rec->text;
+    if (folds && folds_are_live && !rec->text_sha256.empty())
+      if (auto it = folds->in_versions.find(rec->text_sha256); it != folds->in_versions.end())
+        r.set("also_in", RawJson{record_copies_json(it->second)});
   }
   r.position.sub_index = sub_index;
   return r;
@@ -49,6 +70,13 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
     JsonArrayReader::Status st = reader.next(rec);
     if (st == JsonArrayReader::Status::record) {
       ++stats.records;
+      if (ctx.folds) {
+        rec.text_sha256 = sha256_hex(rec.text);
+        if (!ctx.folds_are_live && ctx.folds->live.count(rec.text_sha256)) {
+          ++stats.folded;  // the task's own file has this very record: its rows name this copy (also_in)
+          continue;
+        }
+      }
       if (!rec.parse_error.empty()) {
         ++stats.errors;
         ctx.error("parser: unparseable record " + std::to_string(rec.index + 1) + " (" + rec.parse_error +

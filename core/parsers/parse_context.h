@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -9,6 +11,20 @@
 #include "core/row.h"
 
 namespace roo {
+
+// Where else a record's exact bytes are held: another version of the same task file (a deleted copy, a temp file).
+struct RecordCopy {
+  std::string path;
+  std::optional<uint64_t> inode;
+  std::string recovery;  // recovery_name() of the copy's source
+  int64_t record_index = 0;
+};
+// Folding a task file's versions into it (issue 5: records identical to the live file's are one row, both sources
+// listed; records that differ keep their own rows). Keys are the sha256 of a record's bytes.
+struct RecordFolds {
+  std::set<std::string> live;                                  // every record of the task's own file
+  std::map<std::string, std::vector<RecordCopy>> in_versions;  // records of versions that the own file also has
+};
 
 struct ParseContext {
   const TaskIdentity* identity = nullptr;
@@ -18,6 +34,10 @@ struct ParseContext {
   RowSink* sink = nullptr;
   // The task directories of the root being read: says whether a linked task's directory is there.
   const std::set<std::string>* task_dirs = nullptr;
+  // Set when the task file has versions: reading the task's own file, each row of a record a version also holds
+  // gets `also_in` (folds_are_live); reading a version, a record the own file has is skipped and counted as folded.
+  const RecordFolds* folds = nullptr;
+  bool folds_are_live = false;
 
   // A row of this source at this record position, with the task's identity.
   Row row(const char* kind, const JsonRecord* rec = nullptr, std::optional<int64_t> sub_index = std::nullopt) const;

@@ -373,7 +373,9 @@ TEST(Discovery, DeletedTempAndEphemeralEntries_issue5_roo_format_1_4_2_2) {
   const std::string ui_live = R"([{"ts":1760000000000,"type":"say","say":"text","text":"live prompt"}])";
   const std::string ui_old = R"([{"ts":1759999999000,"type":"say","say":"text","text":"older prompt"}])";
   write(base / (tasks.substr(1) + "/t1/ui_messages.json"), ui_live);
-  write(base / (tasks.substr(1) + "/t1/.ui_messages.json.bak_1760000000500_k3j9x2ab1c.tmp"), ui_old);
+  // The previous version holds the live record too (folded into the live row) and one the live file lost (kept).
+  write(base / (tasks.substr(1) + "/t1/.ui_messages.json.bak_1760000000500_k3j9x2ab1c.tmp"),
+        R"([{"ts":1760000000000,"type":"say","say":"text","text":"live prompt"},)" + ui_old.substr(1));
   fs::create_directories(base / (tasks.substr(1) + "/t1/ui_messages.json.lock"));
   write(base / (tasks.substr(1) + "/t1/command-output/cmd-1760000000100.txt"), "full output\n");
   write(base / (tasks.substr(1) + "/t1/api_conversation_history.json"), "[]");
@@ -410,6 +412,14 @@ TEST(Discovery, DeletedTempAndEphemeralEntries_issue5_roo_format_1_4_2_2) {
   EXPECT_EQ(rows.str(2, "time_source"), "file_name.epoch_ms");
   EXPECT_EQ(rows.str(2, "temp_kind"), "bak");
   EXPECT_EQ(rows.str(3, "text"), "older prompt");
+  EXPECT_EQ(rows.src(3)["record_index"].GetInt(), 1);  // record 0 is the live file's record: folded into row 0
+  ASSERT_TRUE(rows.rows[0].HasMember("also_in"));
+  const rapidjson::Value& also = rows.rows[0]["also_in"];
+  ASSERT_EQ(also.Size(), 1u);
+  EXPECT_EQ(std::string(also[0]["path"].GetString()), tasks + "/t1/.ui_messages.json.bak_1760000000500_k3j9x2ab1c.tmp");
+  EXPECT_EQ(std::string(also[0]["recovery"].GetString()), "temp_leftover");
+  EXPECT_EQ(also[0]["record_index"].GetInt(), 0);
+  EXPECT_FALSE(rows.rows[7].HasMember("also_in"));  // t2 has no live copy to fold into
   EXPECT_EQ(rows.str(4, "outcome"),
             "name deleted and its metadata reused by another file: content not read as this file's");
   EXPECT_EQ(rows.str(5, "outcome"), "deleted file, not a task file: not read");

@@ -1,0 +1,424 @@
+# -*- coding: utf-8 -*-
+"""Autopsy 4.x data-source ingest module: runs roo-ingest on the data source's image and posts its rows.
+
+Jython 2.7 (Autopsy's Python). The pattern is Autopsy's Plaso module and the RunExe tutorial: the module runs the
+native tool on Image.getPaths() with cancellation, then reads its output. Everything that decides what an artifact
+holds is in roo_mapping.py (pure Python, tested on real rows.jsonl files); this file only talks to Autopsy:
+
+  1. start-up: find roo-ingest (module settings, $ROO_INGEST_BINARY, $PATH, /usr/bin, /usr/local/bin) and ask its
+     --help whether it has --progress=json;
+  2. run `roo-ingest --force -o <case>/ModuleOutput/roo-ingest-<data source id> IMAGE…` with stdout and stderr to
+     log files beside that folder; while it runs, poll for cancellation (the process is destroyed) and show its
+     stderr lines (JSON progress lines as a percentage when it has them; else indeterminate);
+  3. register the ROO_* artifact and attribute types, read rows.jsonl, and for each row make a data artifact on the
+     file the row came from (tsk_fs_info.img_offset + meta_addr + meta_seq, else parent path + name, else the data
+     source) and, for a timed row, a TSK_TL_EVENT (TSK_DATETIME, TSK_DESCRIPTION, TSK_TL_EVENT_TYPE = OTHER) on the
+     same file, so the row shows in the Timeline with a readable description; post them in batches;
+  4. add report.html (else report.json) to the case's reports and post an ingest message with the counts.
+
+Install: copy this folder (roo_ingest_module.py + roo_mapping.py) into Autopsy's python_modules folder as one
+sub-folder (Tools > Python Plugins opens it). See docs/autopsy.md.
+"""
+from __future__ import absolute_import, division, print_function, unicode_literals
+
+import io
+import os
+
+from java.io import File
+from java.lang import ProcessBuilder
+from java.util import ArrayList
+from java.util.concurrent import TimeUnit
+from java.util.logging import Level
+from javax.swing import BoxLayout, JCheckBox, JLabel, JTextField
+from org.sleuthkit.autopsy.casemodule import Case
+from org.sleuthkit.autopsy.coreutils import Logger
+from org.sleuthkit.autopsy.ingest import DataSourceIngestModule
+from org.sleuthkit.autopsy.ingest import IngestMessage
+from org.sleuthkit.autopsy.ingest import IngestModule
+from org.sleuthkit.autopsy.ingest import IngestModuleFactoryAdapter
+from org.sleuthkit.autopsy.ingest import IngestModuleIngestJobSettings
+from org.sleuthkit.autopsy.ingest import IngestModuleIngestJobSettingsPanel
+from org.sleuthkit.autopsy.ingest import IngestServices
+from org.sleuthkit.autopsy.ingest.IngestModule import IngestModuleException
+from org.sleuthkit.datamodel import BlackboardArtifact
+from org.sleuthkit.datamodel import BlackboardAttribute
+from org.sleuthkit.datamodel import Image
+from org.sleuthkit.datamodel import TimelineEventType
+
+# Autopsy puts this folder on sys.path only while it imports this file: import the mapping now, not later.
+import roo_mapping
+
+try:
+    _long = long  # noqa: F821  (Jython: Java long arguments)
+except NameError:
+    _long = int
+
+MODULE_VERSION = "0.1.0"
+POLL_MILLISECONDS = 500
+
+
+def _is_executable(path):
+    f = File(path)
+    return f.isFile() and f.canExecute()
+
+
+def _read_text(path):
+    try:
+        with io.open(path, "r", encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except (IOError, OSError):
+        return ""
+
+
+class RooIngestModuleFactory(IngestModuleFactoryAdapter):
+
+    moduleName = roo_mapping.MODULE_NAME
+
+    def __init__(self):
+        self.settings = None
+
+    def getModuleDisplayName(self):
+        return self.moduleName
+
+    def getModuleDescription(self):
+        return ("Runs roo-ingest on each disk image and adds what the Roo Code AI coding agent left there (tasks, "
+                "prompts, commands, file edits, approvals, settings, credentials present) as artifacts on the "
+                "files they came from, with Timeline events.")
+
+    def getModuleVersionNumber(self):
+        return MODULE_VERSION
+
+    def getDefaultIngestJobSettings(self):
+        return RooIngestJobSettings()
+
+    def hasIngestJobSettingsPanel(self):
+        return True
+
+    def getIngestJobSettingsPanel(self, settings):
+        if not isinstance(settings, RooIngestJobSettings):
+            settings = RooIngestJobSettings()
+        self.settings = settings
+        return RooIngestJobSettingsPanel(settings)
+
+    def isDataSourceIngestModuleFactory(self):
+        return True
+
+    def createDataSourceIngestModule(self, settings):
+        if not isinstance(settings, RooIngestJobSettings):
+            settings = self.settings if isinstance(self.settings, RooIngestJobSettings) else RooIngestJobSettings()
+        return RooIngestModule(settings)
+
+
+class RooIngestJobSettings(IngestModuleIngestJobSettings):
+    # Serialised by Autopsy with the ingest job: plain strings and booleans only.
+
+    def __init__(self):
+        self.binary_path = ""
+        self.native = False
+
+    def getVersionNumber(self):
+        return 1
+
+
+class RooIngestJobSettingsPanel(IngestModuleIngestJobSettingsPanel):
+    # Jython makes getSettings() a read-only `settings` property: the settings live in `local_settings`.
+
+    def __init__(self, settings):
+        self.local_settings = settings
+        self.setLayout(BoxLayout(self, BoxLayout.Y_AXIS))
+        self.add(JLabel("roo-ingest executable (empty: $PATH, then /usr/bin/roo-ingest):"))
+        self.path_field = JTextField(settings.binary_path or "", 40)
+        self.add(self.path_field)
+        self.native_box = JCheckBox("Keep each record's verbatim JSON (--native)")
+        self.native_box.setSelected(bool(settings.native))
+        self.add(self.native_box)
+
+    def getSettings(self):
+        self.local_settings.binary_path = self.path_field.getText().strip()
+        self.local_settings.native = bool(self.native_box.isSelected())
+        return self.local_settings
+
+
+class RooIngestModule(DataSourceIngestModule):
+
+    _logger = Logger.getLogger(roo_mapping.MODULE_NAME)
+
+    def log(self, level, msg):
+        self._logger.log(level, msg)
+
+    def __init__(self, settings):
+        self.settings = settings if settings is not None else RooIngestJobSettings()
+        self.context = None
+        self.binary = None
+        self.progress_json = False
+        self.artifact_types = {}
+        self.attribute_types = {}
+        self.file_cache = {}
+        self.counts = {}
+
+    # -- start-up ----------------------------------------------------------------------------------------------
+
+    def startUp(self, context):
+        self.context = context
+        self.binary = roo_mapping.find_binary(self.settings.binary_path, os.environ, _is_executable)
+        if self.binary is None:
+            where = self.settings.binary_path or "$PATH, /usr/bin/roo-ingest, /usr/local/bin/roo-ingest"
+            raise IngestModuleException(
+                "roo-ingest was not found or is not executable (looked at: %s). Install the roo-ingest Debian "
+                "package, or set the executable in this module's settings." % where)
+        help_text = self._run_quietly([self.binary, "--help"])
+        if help_text is None:
+            raise IngestModuleException("%s could not be run (see the Autopsy log)" % self.binary)
+        self.progress_json = roo_mapping.supports_progress_json(help_text)
+
+    def _run_quietly(self, cmd):
+        """Output of a short command (its --help), or None when it cannot be started."""
+        try:
+            builder = ProcessBuilder(ArrayList(cmd))
+            builder.redirectErrorStream(True)
+            log_file = File.createTempFile("roo-ingest-help", ".txt")
+            builder.redirectOutput(log_file)
+            process = builder.start()
+            if not process.waitFor(30, TimeUnit.SECONDS):
+                process.destroyForcibly()
+                return None
+            text = _read_text(log_file.getPath())
+            log_file.delete()
+            return text
+        except Exception as e:  # a Java IOException when the file cannot be executed
+            self.log(Level.WARNING, "could not run %s: %s" % (" ".join(cmd), e))
+            return None
+
+    # -- process -----------------------------------------------------------------------------------------------
+
+    def process(self, dataSource, progressBar):
+        progressBar.switchToIndeterminate()
+        if not isinstance(dataSource, Image):
+            self._message(IngestMessage.MessageType.INFO,
+                          "%s is not a disk image: skipped (roo-ingest reads images; for a folder run "
+                          "`roo-ingest --dir`)" % dataSource.getName())
+            return IngestModule.ProcessResult.OK
+        paths = [p for p in dataSource.getPaths()]
+        if not paths:
+            self._message(IngestMessage.MessageType.ERROR, "%s has no image paths" % dataSource.getName())
+            return IngestModule.ProcessResult.ERROR
+
+        case = self._current_case()
+        module_dir = case.getModuleDirectory()
+        out_dir = os.path.join(module_dir, roo_mapping.output_dir_name(dataSource.getId()))
+        if not os.path.isdir(out_dir):
+            os.makedirs(out_dir)
+        extra = ["--native"] if self.settings.native else []
+        cmd = roo_mapping.build_command(self.binary, paths, out_dir, self.progress_json, extra)
+        self.log(Level.INFO, "running: " + " ".join(cmd))
+        code = self._run_tool(cmd, out_dir + ".stdout.txt", out_dir + ".stderr.txt", progressBar)
+        if code is None:  # cancelled
+            return IngestModule.ProcessResult.OK
+        ok, what = roo_mapping.interpret_exit(code)
+        if not ok:
+            tail = roo_mapping.LogTail(out_dir + ".stderr.txt").rest()[-5:]
+            self._message(IngestMessage.MessageType.ERROR, what, "\n".join(tail))
+            return IngestModule.ProcessResult.ERROR
+        if code != 0:
+            self._message(IngestMessage.MessageType.WARNING, what)
+
+        rows_path = os.path.join(out_dir, "rows.jsonl")
+        if not os.path.isfile(rows_path):
+            self._message(IngestMessage.MessageType.ERROR, "roo-ingest wrote no rows.jsonl in " + out_dir)
+            return IngestModule.ProcessResult.ERROR
+        self._import_rows(case, dataSource, rows_path, progressBar)
+        if self.context.dataSourceIngestIsCancelled():
+            return IngestModule.ProcessResult.OK
+        for report in ("report.html", "report.json"):
+            report_path = os.path.join(out_dir, report)
+            if os.path.isfile(report_path):
+                case.addReport(report_path, roo_mapping.MODULE_NAME, "roo-ingest report: " + dataSource.getName())
+                break
+        c = self.counts
+        self._message(IngestMessage.MessageType.DATA,
+                      "%d rows from %s: %d artifacts, %d timeline events" % (
+                          c.get("rows", 0), dataSource.getName(), c.get("artifacts", 0), c.get("events", 0)),
+                      "attached by inode: %d, by path: %d, to the data source: %d; unreadable lines: %d" % (
+                          c.get("meta", 0), c.get("path", 0), c.get("data_source", 0), c.get("bad_lines", 0)))
+        return IngestModule.ProcessResult.OK
+
+    def _current_case(self):
+        try:
+            return Case.getCurrentCaseThrows()
+        except AttributeError:  # Autopsy before 4.8
+            return Case.getCurrentCase()
+
+    def _run_tool(self, cmd, stdout_log, stderr_log, progressBar):
+        """Runs roo-ingest; its exit code, or None when the job was cancelled (the process is then destroyed)."""
+        builder = ProcessBuilder(ArrayList(cmd))
+        builder.redirectOutput(File(stdout_log))
+        builder.redirectError(File(stderr_log))
+        process = builder.start()
+        tail = roo_mapping.LogTail(stderr_log)
+        determinate = False
+        while not process.waitFor(POLL_MILLISECONDS, TimeUnit.MILLISECONDS):
+            if self.context.dataSourceIngestIsCancelled():
+                process.destroy()
+                if not process.waitFor(10, TimeUnit.SECONDS):
+                    process.destroyForcibly()
+                self.log(Level.INFO, "cancelled: roo-ingest stopped")
+                return None
+            for line in tail.new_lines():
+                percent, message = roo_mapping.parse_progress_line(line)
+                if percent is not None:
+                    if not determinate:
+                        progressBar.switchToDeterminate(100)
+                        determinate = True
+                    progressBar.progress(message, percent)
+                elif message:
+                    progressBar.progress(message)
+        for line in tail.rest():
+            self.log(Level.INFO, line)
+        return process.exitValue()
+
+    # -- import ------------------------------------------------------------------------------------------------
+
+    def _import_rows(self, case, dataSource, rows_path, progressBar):
+        sk_case = case.getSleuthkitCase()
+        blackboard = sk_case.getBlackboard()
+        ds_id = dataSource.getId()
+        self.counts = {}
+        with io.open(rows_path, "r", encoding="utf-8") as f:
+            total = sum(1 for _ in f)
+        progressBar.switchToDeterminate(max(total, 1))
+        progressBar.progress("Adding roo-ingest rows to the case", 0)
+        self._register_types(blackboard)
+        tl_type = BlackboardArtifact.Type(BlackboardArtifact.ARTIFACT_TYPE.TSK_TL_EVENT)
+        event_type_id = getattr(TimelineEventType, roo_mapping.TIMELINE_EVENT_TYPE).getTypeID()
+        pending = []
+        with io.open(rows_path, "r", encoding="utf-8") as f:
+            for number, spec, error in roo_mapping.iter_specs(f):
+                if number % 200 == 0:
+                    if self.context.dataSourceIngestIsCancelled():
+                        self.log(Level.INFO, "cancelled while adding rows")
+                        self._post(blackboard, pending)
+                        return
+                    progressBar.progress(number)
+                if error is not None:
+                    self._count("bad_lines")
+                    self.log(Level.WARNING, error)
+                    continue
+                self._count("rows")
+                obj_id, method = self._resolve_file(sk_case, spec["file_key"], ds_id)
+                self._count(method)
+                attributes = list(spec["attributes"]) + [roo_mapping.attached_by_attribute(method)]
+                artifact = self._new_artifact(sk_case, blackboard, self._artifact_type(blackboard, spec),
+                                              obj_id, ds_id, self._attributes(blackboard, attributes))
+                pending.append(artifact)
+                self._count("artifacts")
+                if spec["timeline"] is not None:
+                    tl = spec["timeline"]
+                    tl_attributes = ArrayList()
+                    tl_attributes.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_DATETIME,
+                                                          roo_mapping.MODULE_NAME, _long(tl["time"])))
+                    tl_attributes.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_DESCRIPTION,
+                                                          roo_mapping.MODULE_NAME, tl["description"]))
+                    tl_attributes.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_TL_EVENT_TYPE,
+                                                          roo_mapping.MODULE_NAME, _long(event_type_id)))
+                    tl_attributes.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_ASSOCIATED_ARTIFACT,
+                                                          roo_mapping.MODULE_NAME, _long(artifact.getArtifactID())))
+                    pending.append(self._new_artifact(sk_case, blackboard, tl_type, obj_id, ds_id, tl_attributes))
+                    self._count("events")
+                if len(pending) >= roo_mapping.POST_BATCH_SIZE:
+                    self._post(blackboard, pending)
+                    pending = []
+        self._post(blackboard, pending)
+        progressBar.progress(total)
+
+    def _count(self, what):
+        self.counts[what] = self.counts.get(what, 0) + 1
+
+    def _register_types(self, blackboard):
+        for type_name, display, _ in roo_mapping.ARTIFACT_TYPES:
+            self.artifact_types[type_name] = blackboard.getOrAddArtifactType(type_name, display)
+        for name, (value_type, display) in roo_mapping.ATTRIBUTE_TYPES.items():
+            self._attribute_type(blackboard, name, value_type)
+
+    def _artifact_type(self, blackboard, spec):
+        name = spec["artifact_type"]
+        if name not in self.artifact_types:
+            self.artifact_types[name] = blackboard.getOrAddArtifactType(name, spec["artifact_display_name"])
+        return self.artifact_types[name]
+
+    def _attribute_type(self, blackboard, name, value_type):
+        if name not in self.attribute_types:
+            java_value_type = getattr(BlackboardAttribute.TSK_BLACKBOARD_ATTRIBUTE_VALUE_TYPE, value_type)
+            self.attribute_types[name] = blackboard.getOrAddAttributeType(
+                name, java_value_type, roo_mapping.attribute_display_name(name))
+        return self.attribute_types[name]
+
+    def _attributes(self, blackboard, attributes):
+        out = ArrayList()
+        for name, value_type, value in attributes:
+            attr_type = self._attribute_type(blackboard, name, value_type)
+            if value_type == roo_mapping.LONG:
+                value = _long(value)
+            elif value_type == roo_mapping.DOUBLE:
+                value = float(value)
+            out.add(BlackboardAttribute(attr_type, roo_mapping.MODULE_NAME, value))
+        return out
+
+    def _new_artifact(self, sk_case, blackboard, artifact_type, obj_id, ds_id, attributes):
+        if hasattr(blackboard, "newDataArtifact"):  # Autopsy 4.19+
+            return blackboard.newDataArtifact(artifact_type, _long(obj_id), _long(ds_id), attributes, None)
+        artifact = sk_case.getContentById(obj_id).newArtifact(artifact_type.getTypeID())  # older 4.x
+        artifact.addAttributes(attributes)
+        return artifact
+
+    def _post(self, blackboard, artifacts):
+        if not artifacts:
+            return
+        batch = ArrayList()
+        for a in artifacts:
+            batch.add(a)
+        job_id = None
+        try:
+            job_id = self.context.getJobId()
+        except AttributeError:
+            pass
+        if job_id is not None:
+            try:
+                blackboard.postArtifacts(batch, roo_mapping.MODULE_NAME, _long(job_id))
+                return
+            except TypeError:  # before Autopsy 4.19: no ingest job id argument
+                pass
+        blackboard.postArtifacts(batch, roo_mapping.MODULE_NAME)
+
+    def _resolve_file(self, sk_case, key, ds_id):
+        """(object id, how it was found) of the row's source file; the data source when the case has no such file."""
+        cache_key = (key.get("partition_offset"), key.get("inode"), key.get("meta_seq"), key.get("path"),
+                     key.get("attr_type"), key.get("attr_id"), key.get("reallocated"))
+        if cache_key in self.file_cache:
+            return self.file_cache[cache_key]
+        found = (ds_id, "data_source")
+        for method, where in roo_mapping.file_lookups(key, ds_id):
+            files = [f for f in sk_case.findAllFilesWhere(where)]
+            candidates = [{"name": f.getName(), "parent_path": f.getParentPath(), "meta_addr": f.getMetaAddr(),
+                           "attr_type": _attr_type_value(f), "attr_id": f.getAttributeId()} for f in files]
+            index = roo_mapping.choose_file(method, candidates, key)
+            if index is not None:
+                found = (files[index].getId(), method)
+                break
+        self.file_cache[cache_key] = found
+        return found
+
+    def _message(self, message_type, subject, details=None):
+        self.log(Level.INFO, subject + ((": " + details) if details else ""))
+        if details:
+            message = IngestMessage.createMessage(message_type, roo_mapping.MODULE_NAME, subject, details)
+        else:
+            message = IngestMessage.createMessage(message_type, roo_mapping.MODULE_NAME, subject)
+        IngestServices.getInstance().postMessage(message)
+
+
+def _attr_type_value(abstract_file):
+    """tsk_files.attr_type of an AbstractFile as an int (TSK_FS_ATTR_TYPE_ENUM.getValue()), or None."""
+    try:
+        return int(abstract_file.getAttrType().getValue())
+    except Exception:
+        return None

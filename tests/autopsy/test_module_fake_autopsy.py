@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""plugin/autopsy/roo_ingest_module.py run end to end against a stand-in for the Autopsy API (autopsy_fakes.py).
+
+Autopsy itself cannot run here. This runs the module's own code (factory, start-up, process) as Autopsy would call
+it, with the real roo-ingest binary on a fixture image and, for the file lookups, a real Sleuth Kit case database of
+that image made by tsk_loaddb. It shows the module's logic works on that stand-in: the tool is run with the image's
+paths and can be cancelled, every row becomes one artifact on the right file, every timed row one TSK_TL_EVENT,
+artifacts go out in batches, failures are reported. It does not show that the fakes behave as Autopsy does.
+
+usage: test_module_fake_autopsy.py [unittest args] --binary PATH --repo PATH
+"""
+import json
+import os
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+import unittest
+
+import common
+
+common.parse_args()
+sys.path.insert(0, common.HERE)
+import autopsy_fakes as fakes  # noqa: E402
+
+fakes.install()
+import roo_ingest_module as module  # noqa: E402
+import roo_mapping as m  # noqa: E402
+
+R = fakes.RECORD
+
+FAKE_TOOL = """#!/bin/sh
+# stands in for roo-ingest: --help names --progress; a run writes JSON progress, then sleeps, copies rows, exits
+if [ "$1" = "--help" ]; then echo "  --progress=json   JSON progress lines on stderr"; exit 0; fi
+out=""
+while [ $# -gt 0 ]; do case "$1" in -o) out="$2"; shift;; esac; shift; done
+echo '{"phase":"parsing","bytes_done":10,"bytes_total":40}' >&2
+echo "roo-ingest: ${FAKE_MESSAGE:-working}" >&2
+echo $$ > "$FAKE_PID"
+if [ -n "$FAKE_ROWS" ]; then cp "$FAKE_ROWS" "$out/rows.jsonl"; fi
+if [ "${FAKE_SLEEP:-0}" != 0 ]; then exec sleep "$FAKE_SLEEP"; fi
+exit "${FAKE_CODE:-0}"
+"""
+
+
+class FakeAutopsy(unittest.TestCase):
+    def setUp(self):
+        R.reset()
+        self.tmp = tempfile.mkdtemp(prefix="roo-autopsy-fake-")
+        self.module_dir = os.path.join(self.tmp, "ModuleOutput")
+        os.mkdir(self.module_dir)
+        self.env = dict(os.environ)
+
+    def tearDown(self):
+        os.environ.clear()
+        os.environ.update(self.env)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def make_case(self, image_name, lookup=None):
+        image = common.image_paths(image_name)
+        db = common.tsk_loaddb(image[0], os.path.join(self.tmp, "case.db"))
+        con = sqlite3.connect(db)
+        ds_id = con.execute("SELECT obj_id FROM tsk_image_info").fetchone()[0]
+        sk_case = fakes.SleuthkitCase(lookup or fakes.sqlite_lookup(db))
+        fakes.Case.current = fakes.Case(self.module_dir, sk_case)
+        return con, sk_case, fakes.Image(ds_id, os.path.basename(image[0]), image)
+
+    def make_module(self, binary, native=False):
+        factory = module.RooIngestModuleFactory()
+        self.assertTrue(factory.isDataSourceIngestModuleFactory())
+        settings = factory.getDefaultIngestJobSettings()
+        settings.binary_path = binary
+        settings.native = native
+        return factory.createDataSourceIngestModule(settings)
+
+    def fake_tool(self):
+        path = os.path.join(self.tmp, "fake-roo-ingest")
+        with open(path, "w") as f:
+            f.write(FAKE_TOOL)
+        os.chmod(path, 0o755)
+        os.environ["FAKE_PID"] = os.path.join(self.tmp, "pid")
+        return path
+
+    # -- Autopsy's loader -----------------------------------------------------------------------------------
+
+    def test_autopsy_loader_finds_exactly_the_factory(self):
+        """JythonModuleLoader reads every .py of the module folder and loads each `class X(...IngestModuleFactory…`
+        line's class by calling X() with no argument."""
+        folder = os.path.join(common.REPO, "plugin", "autopsy")
+        found = []
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    for line in f:
+                        if line.startswith("class ") and "IngestModuleFactory" in line:
+                            found.append((name, line[6:line.index("(")]))
+        self.assertEqual(found, [("roo_ingest_module.py", "RooIngestModuleFactory")])
+        factory = getattr(module, found[0][1])()
+        self.assertEqual(factory.getModuleDisplayName(), m.MODULE_NAME)
+        self.assertTrue(factory.hasIngestJobSettingsPanel())
+        panel = factory.getIngestJobSettingsPanel(factory.getDefaultIngestJobSettings())
+        panel.path_field.setText(" /opt/roo-ingest ")
+        panel.native_box.setSelected(True)
+        settings = panel.getSettings()
+        self.assertEqual((settings.binary_path, settings.native), ("/opt/roo-ingest", True))
+
+    # -- a full run ----------------------------------------------------------------------------------------
+
+    def test_demo_image_end_to_end(self):
+        con, sk_case, image = self.make_case("demo")
+        mod = self.make_module(common.BINARY)
+        mod.startUp(fakes.Context())
+        self.assertEqual(mod.binary, common.BINARY)
+        result = mod.process(image, fakes.ProgressBar())
+        self.assertEqual(result, fakes.ProcessResult.OK, R.messages)
+
+        out = os.path.join(self.module_dir, "roo-ingest-%d" % image.getId())
+        self.assertEqual(R.commands[-1], m.build_command(common.BINARY, image.getPaths(), out,
+                                                         mod.progress_json))
+        rows = [json.loads(line) for line in common.read_lines(out)]
+        bb = sk_case.getBlackboard()
+        custom = [a for a in bb.artifacts if a.artifact_type.getTypeName() != "TSK_TL_EVENT"]
+        events = [a for a in bb.artifacts if a.artifact_type.getTypeName() == "TSK_TL_EVENT"]
+        self.assertEqual(len(custom), len(rows))
+        self.assertEqual(len(events), sum(1 for r in rows if r["time_utc"] is not None))
+
+        by_id = {a.getArtifactID(): a for a in bb.artifacts}
+        files = {}
+        for obj_id, name, parent in con.execute("SELECT obj_id, name, parent_path FROM tsk_files "
+                                                "WHERE parent_path IS NOT NULL"):
+            files[obj_id] = parent + name
+        for row, art in zip(rows, custom):
+            spec = m.row_to_spec(row)
+            self.assertEqual(art.artifact_type.getTypeName(), spec["artifact_type"])
+            self.assertGreaterEqual(art.artifact_type.getTypeID(), 10000)
+            self.assertEqual(art.attribute("ROO_ROW_ID"), row["row_id"])
+            self.assertEqual(art.ds_id, image.getId())
+            self.assertEqual(files.get(art.obj_id), row["source"]["path"], "attached to the wrong file")
+            self.assertEqual(art.attribute("ROO_ATTACHED_BY"), m.ATTACHED_BY_TEXT["meta"])
+            self.assertEqual(len(art.attributes), len(spec["attributes"]) + 1)
+            for a in art.attributes:
+                self.assertNotIn("PLANTED", str(a.value))
+        for ev in events:
+            owner = by_id[ev.attribute("TSK_ASSOCIATED_ARTIFACT")]
+            row = rows[custom.index(owner)]
+            spec = m.row_to_spec(row)
+            self.assertEqual(ev.attribute("TSK_DATETIME"), spec["timeline"]["time"])
+            self.assertEqual(ev.attribute("TSK_DESCRIPTION"), spec["timeline"]["description"])
+            self.assertEqual(ev.attribute("TSK_TL_EVENT_TYPE"), 23)  # TimelineEventType.OTHER
+            self.assertEqual(ev.obj_id, owner.obj_id)
+
+        self.assertTrue(all(a.posted for a in bb.artifacts))
+        self.assertGreater(len(R.batches), 2)
+        self.assertTrue(all(n <= m.POST_BATCH_SIZE + 1 for n, _, _ in R.batches), R.batches)
+        self.assertEqual({(mod_name, job) for _, mod_name, job in R.batches}, {(m.MODULE_NAME, 7)})
+        self.assertEqual(len(R.reports), 1)
+        self.assertTrue(os.path.isfile(R.reports[0][0]))
+        self.assertIn("%d rows from demo.E01: %d artifacts, %d timeline events" % (
+            len(rows), len(rows), len(events)), [msg[2] for msg in R.messages])
+        # every file was looked up once: a row's file is cached for the next rows of the same file
+        self.assertEqual(len(sk_case.queries), len({r["source"]["path"] for r in rows}))
+
+        # a second ingest of the same data source writes into the same folder (--force) and works again
+        R.reset()
+        self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.OK, R.messages)
+
+    def test_files_not_in_the_case_go_to_the_data_source(self):
+        _, sk_case, image = self.make_case("macos-fat", lookup=lambda where: [])
+        mod = self.make_module(common.BINARY)
+        mod.startUp(fakes.Context())
+        self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.OK)
+        arts = sk_case.getBlackboard().artifacts
+        self.assertTrue(arts)
+        self.assertEqual({a.obj_id for a in arts}, {image.getId()})
+        custom = [a for a in arts if a.artifact_type.getTypeName() != "TSK_TL_EVENT"]
+        self.assertEqual({a.attribute("ROO_ATTACHED_BY") for a in custom}, {m.ATTACHED_BY_TEXT["data_source"]})
+
+    def test_native_setting_is_passed(self):
+        _, sk_case, image = self.make_case("custom-path")
+        mod = self.make_module(common.BINARY, native=True)
+        mod.startUp(fakes.Context())
+        self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.OK)
+        self.assertIn("--native", R.commands[-1])
+        natives = [a.attribute("ROO_NATIVE") for a in sk_case.getBlackboard().artifacts]
+        self.assertTrue(any(natives))
+
+    # -- running the tool ------------------------------------------------------------------------------------
+
+    def test_cancel_stops_the_tool_and_progress_is_shown(self):
+        _, sk_case, image = self.make_case("demo")
+        os.environ["FAKE_SLEEP"] = "60"
+        mod = self.make_module(self.fake_tool())
+        # cancel once the module has shown the tool's progress lines (or after 40 polls, 20 s, whatever happened)
+        shown = ("progress", "roo-ingest: working")
+        context = fakes.Context(cancel_when=lambda: context.polls > 40 or shown in R.progress)
+        mod.startUp(context)
+        self.assertTrue(mod.progress_json)
+        self.assertIn("--progress=json", m.build_command("x", [], "o", mod.progress_json))
+        started = time.time()
+        self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.OK)
+        self.assertLess(time.time() - started, 40)
+        self.assertIn("--progress=json", R.commands[-1])
+        with open(os.environ["FAKE_PID"]) as f:
+            pid = int(f.read())
+        time.sleep(0.2)
+        with self.assertRaises(OSError):  # the tool was stopped (and reaped)
+            os.kill(pid, 0)
+        self.assertEqual(sk_case.getBlackboard().artifacts, [])
+        self.assertIn(("determinate", 100), R.progress)
+        self.assertIn(("progress", "roo-ingest: parsing", 25), R.progress)
+        self.assertIn(("progress", "roo-ingest: working"), R.progress)
+
+    def test_tool_failure_is_reported(self):
+        _, sk_case, image = self.make_case("demo")
+        os.environ["FAKE_CODE"] = "3"
+        os.environ["FAKE_MESSAGE"] = "error: cannot open /evidence/demo.E01"
+        mod = self.make_module(self.fake_tool())
+        mod.startUp(fakes.Context())
+        self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.ERROR)
+        errors = [msg for msg in R.messages if msg[0] == "ERROR"]
+        self.assertEqual(len(errors), 1)
+        self.assertIn("exit 3: the evidence cannot be opened", errors[0][2])
+        self.assertIn("cannot open /evidence/demo.E01", errors[0][3])
+        self.assertEqual(sk_case.getBlackboard().artifacts, [])
+
+    def test_partial_run_still_imports_with_a_warning(self):
+        _, sk_case, image = self.make_case("demo")
+        rows = os.path.join(self.tmp, "rows.jsonl")
+        with open(rows, "w", encoding="utf-8") as f:
+            f.write('{"schema":"roo-ingest/row/1","row_id":"%s","kind":"task","time_utc":null,"time_source":"none",'
+                    '"text":"t","source":{"path":"/nowhere","partition_offset":0,"inode":null}}\n' % ("0" * 32))
+            f.write("{broken\n")
+        os.environ["FAKE_ROWS"] = rows
+        os.environ["FAKE_CODE"] = "5"
+        mod = self.make_module(self.fake_tool())
+        mod.startUp(fakes.Context())
+        self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.OK)
+        self.assertEqual([msg[0] for msg in R.messages], ["WARNING", "DATA"])
+        self.assertIn("unreadable lines: 1", R.messages[-1][3])
+        self.assertEqual(len(sk_case.getBlackboard().artifacts), 1)
+
+    def test_not_an_image_is_skipped(self):
+        _, sk_case, image = self.make_case("demo")
+        mod = self.make_module(common.BINARY)
+        mod.startUp(fakes.Context())
+        folder = fakes.LocalFilesDataSource(9, "logical files")
+        self.assertEqual(mod.process(folder, fakes.ProgressBar()), fakes.ProcessResult.OK)
+        self.assertEqual(R.commands, [["%s" % common.BINARY, "--help"]])
+        self.assertEqual(R.messages[0][0], "INFO")
+
+    def test_missing_binary_stops_start_up(self):
+        mod = self.make_module(os.path.join(self.tmp, "no-such-roo-ingest"))
+        with self.assertRaises(fakes.IngestModuleException) as e:
+            mod.startUp(fakes.Context())
+        self.assertIn("no-such-roo-ingest", str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -18,7 +18,8 @@ std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const st
                                bool with_deleted) {
   std::vector<FileMeta> out;
   for (FileMeta& e : fs.list_dir(dir)) {
-    if (!e.name_allocated && !with_deleted) continue;
+    // In a deleted tree, a name whose metadata now belongs to another file leads into that file, not the old one.
+    if (!e.name_allocated && (!with_deleted || e.reallocated)) continue;
     if (dirs_only && !e.is_dir) continue;
     if (e.name == "." || e.name == "..") continue;
     bool match;
@@ -142,11 +143,13 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
         continue;
       }
       if (!e.is_dir) {
+        // Older versions of the index are listed, not yet read (their entries would repeat the live index's rows).
         if (e.name == kTaskIndexFile && e.name_allocated)
           rc.index = std::move(e);
-        else if (e.name == kTaskIndexFile || parse_temp_file_name(e.name))
-          // Older versions of the index: listed, not yet read (their entries would repeat the live index's rows).
-          rc.notes.push_back({std::move(e), "deleted_entry", "a version of tasks/_index.json: not read"});
+        else if (auto temp = parse_temp_file_name(e.name); temp && temp->base == kTaskIndexFile)
+          rc.notes.push_back({std::move(e), "temp_file", "a version of tasks/_index.json: not read", std::move(temp)});
+        else if (e.name == kTaskIndexFile)
+          note_deleted(rc.notes, std::move(e), "a version of tasks/_index.json: not read");
         continue;
       }
       // Roo's own reconciliation ignores names starting with '_' or '.' (roo-format.md §2.9).
@@ -210,12 +213,20 @@ void emit_note(FileSystemView& fs, const EntryNote& note, const TaskIdentity& id
   ctx.sink = &out;
   Row r = ctx.row(note.kind);
   r.role = "system";
-  ParseContext::stamp_file_time(r, note.file.mtime, "file.mtime");
-  const std::string what = note.kind == std::string_view("lock_dir") ? "lock directory"
-                           : note.file.is_dir                          ? "deleted directory"
-                                                                       : "deleted file";
-  r.text = what + " " + note.file.path + ": " + note.outcome;
-  r.set("entry_type", std::string(note.file.is_dir ? "directory" : "file")).set("outcome", note.outcome);
+  if (note.temp) {
+    r.time_ms = note.temp->ms;
+    r.time_source = "file_name.epoch_ms";
+    r.text = std::string(note.temp->kind == "new" ? "next" : "previous") + " version of " + note.temp->base +
+             " left by a save (" + note.file.name + "): " + note.outcome;
+    r.set("temp_kind", note.temp->kind).set("base_file", note.temp->base);
+  } else {
+    ParseContext::stamp_file_time(r, note.file.mtime, "file.mtime");
+    const std::string what = note.kind == std::string_view("lock_dir") ? "lock directory"
+                             : note.file.is_dir                          ? "deleted directory"
+                                                                         : "deleted file";
+    r.text = what + " " + note.file.path + ": " + note.outcome;
+  }
+  r.set("entry_type", std::string(note.file.is_dir ? "directory" : "file")).set("entry_outcome", note.outcome);
   out.emit(std::move(r));
   out.end_source("");
 }
@@ -231,6 +242,27 @@ void emit_temp_file_row(const ParseContext& ctx, const TempFileName& temp) {
   r.set("temp_kind", temp.kind).set("base_file", temp.base);
   ctx.sink->emit(std::move(r));
 }
+
+// In front of a version's rows: drops the rows of its records that the task's own file also has (the rows there
+// name this copy in also_in). The parser still reads those records, so later rows that depend on them are right.
+class FoldedRecordRows : public RowSink {
+ public:
+  explicit FoldedRecordRows(RowSink& out) : out_(out) {}
+  void emit(const Row& row) override {
+    if (!folded(row)) out_.emit(row);
+  }
+  void take(Row&& row) override {
+    if (!folded(row)) out_.emit(std::move(row));
+  }
+  void end_source(const std::string& sha) override { out_.end_source(sha); }
+  std::set<int64_t> records;  // filled by for_each_object_record
+
+ private:
+  bool folded(const Row& row) const {
+    return row.position.record_index && records.count(*row.position.record_index) > 0;
+  }
+  RowSink& out_;
+};
 
 // The sha256 of each record of an array file, framed without building rows (records after a stray ']' included).
 std::vector<std::string> record_digests(FileSystemView& fs, const FileMeta& file) {
@@ -416,9 +448,14 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     for (const FileVersion& v : td.versions) {
       FileMeta meta = v.file;
       if (v.temp) meta.recovery = Recovery::temp_leftover;
+      FoldedRecordRows unfolded(out);
       OpenSource src(fs, meta, &id, out, report, native, report_kind(v.kind));
       src.ctx.task_dirs = &task_dirs;
       fold(src.ctx, v.kind, false);
+      if (src.ctx.folds) {
+        src.ctx.sink = &unfolded;
+        src.ctx.folded_records = &unfolded.records;
+      }
       if (v.temp) emit_temp_file_row(src.ctx, *v.temp);
       HashingStream* in = src.stream();
       if (!in) continue;
@@ -506,11 +543,13 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
     r.time_source = "dir_name.epoch_ms";
     r.text = "roo --ephemeral storage " + dir.path +
              (dir.name_allocated ? " still present: the CLI did not remove it (killed, crashed or still running)"
+              : dir.reallocated  ? " deleted, and its metadata now belongs to another file: not read"
                                  : " deleted (the CLI removes it on exit); read from the names left");
     r.set("dir_name", dir.name).set("temp_dir", temp_dir).set("allocated", dir.name_allocated);
     out.emit(std::move(r));
     out.end_source("");
   }
+  if (dir.reallocated) return;  // what is below is another directory's
   const bool with_deleted = !dir.name_allocated;
   HomeTasks tasks;
   UserWordsCollector collect(out, tasks);

@@ -33,8 +33,9 @@ struct FileVersion {
 // is not a task file, or a lock directory left behind.
 struct EntryNote {
   FileMeta file;
-  const char* kind;     // "deleted_entry" or "lock_dir"
+  const char* kind;     // "deleted_entry", "lock_dir" or "temp_file" (an index temp file, listed, not read)
   std::string outcome;  // what was (not) done with it, and why
+  std::optional<TempFileName> temp = std::nullopt;
 };
 
 struct TaskDir {
@@ -70,6 +71,7 @@ struct FileParseRecord {
   std::string kind;
   std::string sha256;
   int64_t records = 0, good_records = 0, errors = 0, folded = 0;
+  int64_t version_folded = 0;  // records identical to the task's own file's (this file is a version of it)
   uint64_t bytes = 0;
 };
 struct RootRecord {

@@ -41,6 +41,7 @@ class OpenSource {
     record_.good_records += s.good_records;
     record_.errors += s.errors;
     record_.folded += s.folded;
+    record_.version_folded += s.version_folded;
   }
   ParseContext ctx;
 

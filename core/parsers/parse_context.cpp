@@ -72,9 +72,9 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
       ++stats.records;
       if (ctx.folds) {
         rec.text_sha256 = sha256_hex(rec.text);
-        if (!ctx.folds_are_live && ctx.folds->live.count(rec.text_sha256)) {
-          ++stats.folded;  // the task's own file has this very record: its rows name this copy (also_in)
-          continue;
+        if (!ctx.folds_are_live && ctx.folded_records && ctx.folds->live.count(rec.text_sha256)) {
+          ++stats.version_folded;  // the task's own file has this very record: its rows name this copy (also_in)
+          ctx.folded_records->insert(rec.index);
         }
       }
       if (!rec.parse_error.empty()) {

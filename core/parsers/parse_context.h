@@ -38,6 +38,10 @@ struct ParseContext {
   // gets `also_in` (folds_are_live); reading a version, a record the own file has is skipped and counted as folded.
   const RecordFolds* folds = nullptr;
   bool folds_are_live = false;
+  // Reading a version: the indices of its records the own file has. They still go through the parser, so what
+  // later records depend on (the first prompt, a call before its result, the model) stays right, but a sink that
+  // drops their rows (FoldedRecordRows) is put in front.
+  std::set<int64_t>* folded_records = nullptr;
 
   // A row of this source at this record position, with the task's identity.
   Row row(const char* kind, const JsonRecord* rec = nullptr, std::optional<int64_t> sub_index = std::nullopt) const;
@@ -53,6 +57,7 @@ struct ParseStats {
   int64_t good_records = 0;  // elements that parsed as the expected shape
   int64_t errors = 0;        // parser_error rows
   int64_t folded = 0;        // records that are the same fact as a row from another file (not re-emitted)
+  int64_t version_folded = 0;  // records of a version identical to the task's own file's (RecordFolds)
   std::optional<int64_t> first_ts;  // the `ts` of the first record that has one (task id time cross-check)
 };
 

@@ -323,7 +323,7 @@ class UiMessagesParser {
 ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const ConversationTexts* api_texts) {
   UiMessagesParser parser(ctx, api_texts);
   ParseStats stats = for_each_object_record(in, ctx, [&](const JsonRecord& rec) { parser.record(rec); });
-  stats.folded = parser.folded;
+  stats.folded += parser.folded;
   stats.errors += parser.errors;
   stats.first_ts = parser.first_ts;
   return stats;

@@ -397,7 +397,7 @@ TEST(Discovery, DeletedTempAndEphemeralEntries_issue5_roo_format_1_4_2_2) {
       "user_message/allocated/t1",          // the live ui_messages.json
       "command_output/deleted/t1",          // the deleted command output, read and joined to its task
       "temp_file/temp_leftover/t1",         // the .bak_ temp file: its row, then its records
-      "user_message/temp_leftover/t1",
+      "assistant_message/temp_leftover/t1",  // its first record (the prompt) is folded but still read first
       "deleted_entry/deleted/t1",           // api history whose metadata was reused: not read
       "deleted_entry/deleted/t1",           // notes.txt: deleted, not a task file
       "lock_dir/allocated/t1",
@@ -420,9 +420,9 @@ TEST(Discovery, DeletedTempAndEphemeralEntries_issue5_roo_format_1_4_2_2) {
   EXPECT_EQ(std::string(also[0]["recovery"].GetString()), "temp_leftover");
   EXPECT_EQ(also[0]["record_index"].GetInt(), 0);
   EXPECT_FALSE(rows.rows[7].HasMember("also_in"));  // t2 has no live copy to fold into
-  EXPECT_EQ(rows.str(4, "outcome"),
+  EXPECT_EQ(rows.str(4, "entry_outcome"),
             "name deleted and its metadata reused by another file: content not read as this file's");
-  EXPECT_EQ(rows.str(5, "outcome"), "deleted file, not a task file: not read");
+  EXPECT_EQ(rows.str(5, "entry_outcome"), "deleted file, not a task file: not read");
   EXPECT_EQ(rows.str(6, "text").rfind("lock directory " + tasks + "/t1/ui_messages.json.lock: a write of ui_messages.json", 0),
             0u);
   EXPECT_FALSE(rows.src(7)["name_allocated"].GetBool());

@@ -26,6 +26,10 @@ REPO = None
 # fixtures/images/README.md: demo.E01 partition 1 (ext4) starts at sector 2048 of 512 bytes.
 DEMO_EXT4_OFFSET = 2048 * 512
 
+# Bugs of the code under test that the recovery fixtures found (image, row index) -> keys of that expected row the
+# row-match test leaves out until fixed (compared strictly by a test_recovery_bug_* test marked expectedFailure).
+KNOWN_BUGS = {}
+
 
 def images(name):
     return os.path.join(REPO, "fixtures", "images", name)
@@ -308,6 +312,217 @@ class E2E(unittest.TestCase):
         report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
         self.assertEqual(report["partitions"][0]["status"], "no_file_system")
         self.assertEqual(read_rows(out), [])
+
+    # ---- Issue 5: what Roo Code deleted or left behind (fixtures/README.md "Recovery fixtures") ---------------------
+    # The trees hold every file before its deletion, so a recovered file's bytes are known; the images list which
+    # names are deleted (fls -d) and their inodes. Every run uses TZ=UTC: FAT keeps wall-clock times that libtsk
+    # converts with the reader's zone.
+    RECOVERY_TREES = {"recovery-ext4": "recovery-linux", "recovery-ntfs": "recovery-windows",
+                      "recovery-fat": "recovery-fat"}
+
+    def run_recovery(self, image, out_name="out"):
+        out = os.path.join(self.tmp, out_name)
+        proc = subprocess.run([BINARY, "--quiet", images(image + ".E01"), "-o", out], capture_output=True, text=True,
+                              env=dict(os.environ, TZ="UTC"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return out, read_rows(out)
+
+    def assert_recovery_rows(self, image, temp_dirs):
+        out, rows = self.run_recovery(image)
+        wanted = expected(image)
+        for (img, i), keys in KNOWN_BUGS.items():  # compared strictly by the test_recovery_bug_* tests instead
+            if img == image:
+                for k in keys:
+                    wanted[i].pop(k)
+        self.assert_rows_match(rows, wanted)
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        parts = [p for p in report["partitions"] if p.get("kind") == "allocated"]
+        self.assertEqual([p["scan"]["temp_dirs_searched"] for p in parts], [temp_dirs])
+        self.assertEqual(report["rows"]["total"], len(rows))
+        for r in rows:  # a name deleted is never called allocated, and a temp file's rows are temp_leftover
+            src = r["source"]
+            if not src["name_allocated"]:
+                self.assertIn(src["recovery"], ("deleted", "temp_leftover"), src["path"])
+            if "/.ui_messages.json." in src["path"] or "/.api_conversation_history.json." in src["path"]:
+                if r["kind"] != "deleted_entry":
+                    self.assertEqual(src["recovery"], "temp_leftover", src["path"])
+        return rows
+
+    # ext4: a deleted task dir, a deleted command output, an allocated .bak and a deleted .new version, a rename's
+    # left-over name (reallocated), a lock dir, a deleted index .bak; a live and a deleted roo --ephemeral dir in /tmp.
+    def test_recovery_ext4(self):
+        self.assert_recovery_rows("recovery-ext4", ["/tmp"])
+
+    # NTFS: a deleted task dir, a deleted command output, an allocated api .bak, a deleted ephemeral dir in %TEMP%
+    # whose names and content come back through the MFT (user = the home's owner).
+    def test_recovery_ntfs(self):
+        self.assert_recovery_rows("recovery-ntfs", ["/Users/ivan/AppData/Local/Temp"])
+
+    # FAT: a deleted api history read as the task's own (its long name survives the delete), a deleted ephemeral
+    # dir whose tasks/ (an 8.3 name) comes back as "_asks": only the dir row and its global-state.json rows.
+    def test_recovery_fat(self):
+        self.assert_recovery_rows("recovery-fat", ["/Users/jana/AppData/Local/Temp"])
+
+    # The same recovery image gives byte-identical rows.jsonl and roo.body.
+    def test_recovery_determinism(self):
+        a, _ = self.run_recovery("recovery-ext4", "a")
+        b, _ = self.run_recovery("recovery-ext4", "b")
+        for name in ("rows.jsonl", "roo.body"):
+            with open(os.path.join(a, name), "rb") as fa, open(os.path.join(b, name), "rb") as fb:
+                data = fa.read()
+                self.assertGreater(len(data), 0, name)
+                self.assertEqual(data, fb.read(), name)
+
+    # Every recovered row's digest is the digest of the bytes The Sleuth Kit's own icat returns for its inode, and of
+    # the file as the tree had it before the delete; a row about a name whose content is not read has none.
+    def test_recovery_sha256_matches_icat(self):
+        icat = shutil.which("icat")
+        checked = 0
+        for image, tree in self.RECOVERY_TREES.items():
+            _, rows = self.run_recovery(image, out_name=image)
+            cache = {}
+            for r in rows:
+                src = r["source"]
+                if src["recovery"] == "allocated":
+                    continue
+                if r["kind"] in ("deleted_entry", "ephemeral_dir", "lock_dir") or "entry_outcome" in r:  # not read
+                    self.assertIsNone(src["sha256"], src["path"])
+                    continue
+                self.assertIsNotNone(src["sha256"], src["path"])
+                if src["path"] not in cache:
+                    with open(os.path.join(REPO, "fixtures", "trees", tree) + src["path"], "rb") as f:
+                        self.assertEqual(hashlib.sha256(f.read()).hexdigest(), src["sha256"], src["path"])
+                    if icat:
+                        data = subprocess.run([icat, images(image + ".E01"), str(src["inode"])], capture_output=True,
+                                              check=True).stdout
+                        self.assertEqual(hashlib.sha256(data).hexdigest(), src["sha256"], f"icat {src['inode']}")
+                    cache[src["path"]] = src["sha256"]
+                    checked += 1
+                self.assertEqual(cache[src["path"]], src["sha256"])
+        self.assertGreaterEqual(checked, 20)  # every deleted and temp file of the three images
+        if not icat:
+            self.skipTest("icat not installed: digests checked against the trees only")
+
+    # roo-format.md §2.7: cmd-<executionId>.txt is named by the ts of the ask:"command" record; the deleted file's row
+    # and the command's call row (whose result says "Artifact ID: cmd-<id>.txt") name the same artifact.
+    def test_recovery_command_output_join(self):
+        for image, tree in (("recovery-ext4", "recovery-linux"), ("recovery-ntfs", "recovery-windows")):
+            _, rows = self.run_recovery(image, out_name=image)
+            outputs = [r for r in rows if r["kind"] == "command_output"]
+            self.assertEqual(len(outputs), 1, image)
+            out = outputs[0]
+            self.assertEqual(out["source"]["recovery"], "deleted")
+            self.assertFalse(out["source"]["name_allocated"])
+            path = os.path.join(REPO, "fixtures", "trees", tree) + out["source"]["path"]
+            with open(path, encoding="utf-8", newline="") as f:  # NTFS's output has CRLF line ends
+                self.assertEqual(out["text"], f.read())
+            task_dir = os.path.dirname(os.path.dirname(path))
+            with open(os.path.join(task_dir, "ui_messages.json"), encoding="utf-8") as f:
+                asks = [m for m in json.load(f) if m.get("ask") == "command"]
+            self.assertEqual(len(asks), 1)
+            self.assertEqual(out["execution_id"], str(asks[0]["ts"]))
+            self.assertEqual(out["output_artifact"], f"cmd-{asks[0]['ts']}.txt")
+            calls = [r for r in rows if r["kind"] == "command" and r["session_id"] == out["session_id"]
+                     and r["source"]["recovery"] == "allocated"]
+            self.assertEqual(len(calls), 1)
+            self.assertEqual(calls[0]["command"], asks[0]["text"])
+            self.assertEqual(calls[0]["output_artifact"], out["output_artifact"])
+            results = [r for r in rows if r["kind"] == "tool_result" and r["tool_use_id"] == calls[0]["tool_use_id"]]
+            self.assertEqual(len(results), 1)
+            self.assertIn(f"Artifact ID: {out['output_artifact']}\n", results[0]["text"])
+
+    # Regression (found by these fixtures, fixed): a version's records folded into the live file must still reach the
+    # ui parser, else in .ui_messages.json.bak_… the first say:text (the prompt, folded) no longer counts and the second
+    # one, an assistant text the live file lost, comes out as a user_message.
+    def test_recovery_bug_version_text_role(self):
+        _, rows = self.run_recovery("recovery-ext4")
+        wanted = expected("recovery-ext4")[18]
+        self.assertTrue(wanted["source"]["path"].endswith("/.ui_messages.json.bak_1777882326655_k7f2q9xw3m1.tmp"))
+        self.assertEqual(subset_diff(wanted, rows[18]), [])
+
+    # Regression (found by these fixtures, fixed): a deleted roo-cli dir whose inode now belongs to another directory
+    # must not be listed through that inode (the other directory's tasks would be reported again under the deleted
+    # dir's path). Built here: a deleted /tmp/roo-cli-A whose inode debugfs gives to a new /var/tmp/roo-cli-B. The
+    # deleted dir still gets its ephemeral_dir row (its name is evidence), marked reallocated, and nothing below it.
+    def test_recovery_bug_reused_ephemeral_inode(self):
+        if not all(shutil.which(t) for t in ("mkfs.ext4", "debugfs", "fls")):
+            self.skipTest("mkfs.ext4, debugfs or fls not installed")
+        tree = os.path.join(self.tmp, "tree")
+        gone = "/tmp/roo-cli-1778139909330-p8d1z6w4c"
+        shutil.copytree(os.path.join(REPO, "fixtures", "trees", "recovery-linux") + gone, tree + gone)
+        os.makedirs(os.path.join(tree, "var", "tmp"))
+        img = os.path.join(self.tmp, "reuse.ext4")
+        with open(img, "wb") as f:
+            f.truncate(4 << 20)
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-b", "1024", "-I", "256", "-N", "512", "-d", tree, img], check=True,
+                       capture_output=True)
+        task = "019e0165-d50a-7a86-93f1-2c7b5e4d0a19"
+        g = gone + "/global-storage"
+        live = "/var/tmp/roo-cli-1778200000000-zz9"
+        ui = (os.path.join(REPO, "fixtures", "trees", "recovery-linux") + g + f"/tasks/{task}/ui_messages.json")
+        cmds = [f"rm {g}/tasks/{task}/{n}" for n in ("api_conversation_history.json", "history_item.json",
+                                                      "ui_messages.json")]
+        cmds += [f"rmdir {g}/tasks/{task}", f"rm {g}/tasks/_index.json", f"rmdir {g}/tasks", f"rm {g}/global-state.json",
+                 f"rmdir {g}", f"rmdir {gone}", f"mkdir {live}", f"mkdir {live}/global-storage",
+                 f"mkdir {live}/global-storage/tasks", f"mkdir {live}/global-storage/tasks/{task}",
+                 f"write {ui} {live}/global-storage/tasks/{task}/ui_messages.json"]
+        with open(os.path.join(self.tmp, "cmds"), "w") as f:
+            f.write("\n".join(cmds) + "\n")
+        subprocess.run(["debugfs", "-w", "-f", os.path.join(self.tmp, "cmds"), img], check=True, capture_output=True)
+        fls = subprocess.run(["fls", "-r", "-p", img], capture_output=True, text=True).stdout
+        self.assertIn("(realloc):\ttmp/roo-cli-1778139909330-p8d1z6w4c\n", fls)  # the set-up is what it claims
+        out = os.path.join(self.tmp, "out")
+        subprocess.run([BINARY, "--quiet", img, "-o", out], check=True, capture_output=True)
+        rows = read_rows(out)
+        dirs = [r for r in rows if r["kind"] == "ephemeral_dir" and r["source"]["path"] == gone]
+        self.assertEqual(len(dirs), 1)
+        self.assertTrue(dirs[0]["source"]["reallocated"])
+        self.assertEqual([r["source"]["path"] for r in rows if r["source"]["path"].startswith(gone + "/")], [])
+
+    # KNOWN LIMITATION (fixtures/README.md): on FAT a deleted 8.3-only name loses its first byte, so the deleted
+    # ephemeral dir's tasks/ is listed as "_asks" and its task (which libtsk still lists, with its long names) is not
+    # read. Passes once a deleted short name is matched with its first character unknown.
+    @unittest.expectedFailure
+    def test_recovery_limitation_fat_deleted_tasks_dir(self):
+        _, rows = self.run_recovery("recovery-fat")
+        tasks = [r for r in rows if r["kind"] == "task" and r["surface"] == "cli-ephemeral"]
+        self.assertEqual([r["session_id"] for r in tasks], ["019e2a6d-b93f-7b98-8e34-6f0d2c9a5b81"])
+
+    # Regression (found by these fixtures, fixed: the field is now entry_outcome): every recovery row meets the schema.
+    def test_recovery_bug_row_schema(self):
+        import jsonschema
+
+        with open(os.path.join(REPO, "docs", "row.schema.json"), encoding="utf-8") as f:
+            validator = jsonschema.Draft202012Validator(json.load(f))
+        for image in self.RECOVERY_TREES:
+            _, rows = self.run_recovery(image, out_name=image)
+            for row in rows:
+                self.assertEqual([e.message for e in validator.iter_errors(row)], [],
+                                 f"{image}: {row['kind']} {row['source']['path']}")
+
+    # Regression (found by these fixtures, fixed): report.json's line for a version counts the records folded into the
+    # task's own file (records_folded_into_task_file). The .bak holds 1 record of the live file, the .new 3; the NTFS
+    # api .bak 2.
+    def test_recovery_bug_report_version_folds(self):
+        want = {"recovery-ext4": {".ui_messages.json.bak_1777882326655_k7f2q9xw3m1.tmp": 1,
+                                  ".ui_messages.json.new_1777882327557_0q8w7e6r5t2.tmp": 3},
+                "recovery-ntfs": {".api_conversation_history.json.bak_1778494823254_9fj3w0x6tq2.tmp": 2}}
+        got = {}
+        for image, files in want.items():
+            out, _ = self.run_recovery(image, out_name=image)
+            report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+            lines = [f for p in report["partitions"] if p.get("kind") == "allocated" for f in p["scan"]["files_parsed"]]
+            got[image] = {os.path.basename(f["path"]): f.get("records_folded_into_task_file") for f in lines
+                          if os.path.basename(f["path"]) in files}
+        self.assertEqual(got, want)
+
+    # Regression (found by these fixtures, fixed): an allocated index temp file (._index.json.bak_….tmp left when its
+    # unlink failed) is a temp_file row, never a "deleted file" one. Seen with --dir on the ext4 tree.
+    def test_recovery_bug_allocated_index_temp_called_deleted(self):
+        out, _ = self.run_tool("--dir", os.path.join(REPO, "fixtures", "trees", "recovery-linux"))
+        wrong = [r["text"] for r in read_rows(out) if r["source"]["name_allocated"]
+                 and (r["kind"] == "deleted_entry" or (r["text"] or "").startswith("deleted "))]
+        self.assertEqual(wrong, [])
 
 
 if __name__ == "__main__":

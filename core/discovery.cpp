@@ -380,8 +380,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       if (HashingStream* in = src.stream()) item = parse_history_item_file(*in, src.ctx, &text);
       if (item) {
         task_row_done = true;
-        // Rows point at `id` until their source ends (RowPipeline): it may change only while none are in flight,
-        // as here — a history_item.json that parsed has emitted no row yet.
+        // The task's rows point at `id`: it is filled in before the first of them (the task row) is emitted.
         apply_history(id, &*item, indexed ? &indexed->item : nullptr);
         emit_task_row(*item, src.ctx, "history_item", true, nullptr, task_dirs, &text);
         if (item->id && *item->id != td.dir.name) {

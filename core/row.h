@@ -82,7 +82,7 @@ class RowSink {
  public:
   virtual ~RowSink() = default;
   virtual void emit(const Row& row) = 0;
-  // A row the caller no longer needs: a sink that keeps rows (RowPipeline) takes it without copying.
+  // A row the caller no longer needs: a sink that changes rows (a RowFilter) takes it without copying.
   void emit(Row&& row) { take(std::move(row)); }
   virtual void take(Row&& row) { emit(static_cast<const Row&>(row)); }
   // Every row of one source file has been emitted; its sha256 is now known (see RowWriter).

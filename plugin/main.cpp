@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "plugin/formats/derive.h"
 #include "plugin/run.h"
 
 int main(int argc, char** argv) {
@@ -24,17 +25,31 @@ int main(int argc, char** argv) {
       "position, sha256 and time source. Images are opened read-only through libtsk (raw, split raw, E01 and split\n"
       "E01; every partition); SQLite stores are read from private copies under OUTDIR.",
       "roo-ingest"};
-  app.footer(R"(Outputs in OUTDIR (written under temporary names, moved into place when complete):
-  rows.jsonl    one row per fact (the reference output; see docs/row-contract.md)
-  roo.body      mactime body file; merge with `fls -r -m /` output and run `mactime -b`
-  report.json   evidence, partitions and file systems, roots searched and found, files parsed, errors
+  app.footer(R"(Outputs in OUTDIR (written under temporary names, moved into place when complete; docs/output-formats.md):
+  rows.jsonl      one row per fact: the reference output, always written (docs/row-contract.md)
+  roo.body        mactime body file; merge with `fls -r -m /` output and run `mactime -b`
+  timeline.jsonl  Timesketch JSONL, one event per timed row (import in Timesketch as a JSONL timeline)
+  l2t.csv         log2timeline l2tcsv (17 fields), one line per timed row, in the --tz zone
+  rows.csv        every row with every field, one column per field, times in the --tz zone and UTC
+  roo.sqlite      SQLite database: rows (indexed by kind, time, session, project, user, surface, recovery),
+                  sources, evidence, partitions, run; query with `sqlite3 roo.sqlite`
+  report.html     one self-contained page: users, tasks, prompts, tool calls, commands, edits, approvals
+  report.json     evidence, partitions and file systems, roots searched and found, files parsed, errors, and
+                  each output's row counts; always written
+Rows without a time are left out of roo.body, timeline.jsonl and l2t.csv, which need one: a time is never made
+up (report.json counts them). rows.jsonl, roo.body, timeline.jsonl and roo.sqlite keep UTC; --tz changes the
+display formats l2t.csv, rows.csv and report.html (which shows UTC too, on hover).
 
 Examples:
   roo-ingest suspect.E01 -o out/                 # E01 (other segments .E02… are found automatically)
   roo-ingest disk.001 -o out/                    # split raw, given the first segment
   roo-ingest disk.raw -o out/ --native           # keep each record's verbatim JSON in the rows
   roo-ingest --dir /mnt/triage/C -o out/         # a triage collection or a mounted image
+  roo-ingest suspect.E01 -o out/ --format timesketch,sqlite    # only these (plus rows.jsonl, report.json)
+  roo-ingest suspect.E01 -o out/ --tz Europe/Berlin            # l2t.csv, rows.csv, report.html in Berlin time
   cat <(fls -r -m / suspect.E01) out/roo.body | mactime -d -y    # one timeline with the file system
+  sqlite3 out/roo.sqlite "SELECT time_utc, kind, json_extract(row_json, '$.text') FROM rows
+                          WHERE kind = 'command' ORDER BY time_utc"
 
 Exit codes: 0 done; 2 bad arguments or unusable OUTDIR; 3 evidence cannot be opened; 4 a segment of a split
 image is missing; 5 done, but a file system could not be processed (see report.json); 6 done, but no file system
@@ -49,6 +64,18 @@ could be opened at all (not a disk image, encrypted or damaged; see report.json)
   app.add_flag("--force", opts.force, "Write into a non-empty OUTDIR (files of the same names are replaced)");
   app.add_flag("--native", opts.native, "Add each record's verbatim JSON to its rows as `native`");
   app.add_flag("-q,--quiet", opts.quiet, "No progress on stderr and no summary on stdout");
+  std::string format_list = "all";
+  std::string format_help = "Outputs to write: a comma list of these names, or all (the default). rows.jsonl and "
+                            "report.json are written whatever the list says: every other format is derived from "
+                            "rows.jsonl.";
+  for (const auto& f : roo::output_formats())
+    format_help += std::string("\n  ") + f.name + " (" + f.file + "): " + f.what;
+  app.add_option("--format", format_list, format_help)->type_name("LIST");
+  app.add_option("--tz", opts.display_tz,
+                 "Time zone of the display formats l2t.csv, rows.csv and report.html: an IANA name such as "
+                 "Europe/Berlin or America/New_York (default UTC). rows.jsonl, roo.body, timeline.jsonl and "
+                 "roo.sqlite stay UTC")
+      ->type_name("ZONE");
   bool no_isolate = false;
   app.add_flag("--no-isolate", no_isolate,
                "Scan file systems in this process instead of one child process each (debugging only: a libtsk "
@@ -60,6 +87,13 @@ could be opened at all (not a disk image, encrypted or damaged; see report.json)
     return app.exit(e) == 0 ? 0 : roo::kExitUsage;
   }
   opts.isolate = !no_isolate;
+  std::string error;
+  const auto formats = roo::parse_format_list(format_list, &error);
+  if (!formats) {
+    std::fprintf(stderr, "roo-ingest: error: %s\n", error.c_str());
+    return roo::kExitUsage;
+  }
+  opts.formats = *formats;
   if (opts.image_paths.empty() == opts.folder.empty()) {
     std::fprintf(stderr,
                  "roo-ingest: error: give either an IMAGE or --dir FOLDER (not both, not neither); see --help\n");

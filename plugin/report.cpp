@@ -50,6 +50,7 @@ std::string scan_json(const ScanReport& s) {
   Compact w(buf);
   w.StartObject();
   put_strings(w, "homes_searched", s.homes_searched);
+  put_strings(w, "temp_dirs_searched", s.temp_dirs_searched);
   w.Key("custom_storage_paths");
   w.StartArray();
   for (const CustomStoragePath& c : s.custom_storage_paths) {
@@ -73,7 +74,7 @@ std::string scan_json(const ScanReport& s) {
     put_opt(w, "user", r.user);
     put(w, "path", r.path);
     put(w, "task_dirs", r.tasks);
-    put(w, "deleted_names_not_yet_recovered", r.deleted_names);
+    put(w, "deleted_names_seen", r.deleted_names);
     put(w, "found_by", r.found_by);
     w.EndObject();
   }
@@ -90,6 +91,7 @@ std::string scan_json(const ScanReport& s) {
     put(w, "good_records", f.good_records);
     put(w, "errors", f.errors);
     put(w, "folded_into_api_rows", f.folded);
+    if (f.version_folded) put(w, "records_folded_into_task_file", f.version_folded);
     w.EndObject();
   }
   w.EndArray();
@@ -275,6 +277,26 @@ std::string run_report_json(const RunReport& r) {
   put(w, "body_file_lines", r.totals.body_lines);
   put(w, "rows_without_time_not_in_body_file", r.totals.rows - r.totals.body_lines);
   w.EndObject();
+  if (r.outputs) {
+    w.Key("outputs");
+    w.StartObject();
+    put(w, "display_time_zone", r.outputs->display_time_zone);
+    if (r.outputs->rows_jsonl_lines_unreadable > 0)
+      put(w, "rows_jsonl_lines_unreadable", r.outputs->rows_jsonl_lines_unreadable);
+    w.Key("files");
+    w.StartArray();
+    for (const DerivedOutput& f : r.outputs->files) {
+      w.StartObject();
+      put(w, "format", f.format);
+      put(w, "file", f.file);
+      if (f.rows_written) put(w, "rows_written", *f.rows_written);
+      if (f.rows_left_out) put(w, "rows_left_out", *f.rows_left_out);
+      if (!f.left_out_reason.empty()) put(w, "left_out_reason", f.left_out_reason);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
   w.EndObject();
   return std::string(buf.GetString(), buf.GetSize()) + "\n";
 }

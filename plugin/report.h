@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/discovery.h"
+#include "plugin/formats/derive.h"
 #include "tsk_glue/tsk_evidence.h"
 
 namespace roo {
@@ -50,6 +51,14 @@ struct RunReport {
   // Second-round scans: another partition searched for a custom storage path (roo-format.md §1.2).
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> custom_scans;
   RowCounts totals;
+  // The files written into OUTDIR, with how many rows each holds and leaves out: set once the derived formats are
+  // written (report.json is written last, so their run table and report show report.json without this section).
+  struct Outputs {
+    std::string display_time_zone;
+    int64_t rows_jsonl_lines_unreadable = 0;
+    std::vector<DerivedOutput> files;
+  };
+  std::optional<Outputs> outputs;
 };
 std::string run_report_json(const RunReport& report);
 // The few lines printed on stdout at the end of a run.

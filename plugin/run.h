@@ -1,6 +1,7 @@
 // One run of roo-ingest: evidence in, OUTDIR out. Kept apart from main.cpp so tests can drive it.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct RunOptions {
   bool native = false;  // copy verbatim records into rows
   bool quiet = false;
   bool isolate = true;  // one child process per file system (off only for debugging)
+  // --format: names from output_formats() (plugin/formats/derive.h); empty = all. rows.jsonl and report.json are
+  // written whatever it says: rows.jsonl is the reference every other format is derived from.
+  std::set<std::string> formats;
+  std::string display_tz = "UTC";  // --tz: the zone l2t.csv and rows.csv show times in
   std::vector<std::string> command_line;
 };
 

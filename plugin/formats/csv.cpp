@@ -1,0 +1,334 @@
+#include "plugin/formats/csv.h"
+
+#include <array>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "plugin/formats/display_time.h"
+#include "plugin/formats/row_fields.h"
+
+namespace roo {
+
+namespace {
+
+// A plain decimal number as JSON writes one: a spreadsheet reads it as a number, never as a formula.
+bool is_plain_number(std::string_view s) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < s.size() && s[i] == '-') ++i;
+  if (!digits()) return false;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == s.size();
+}
+
+bool starts_formula(std::string_view s) {
+  if (s.empty()) return false;
+  const char c = s.front();
+  if (c != '=' && c != '+' && c != '-' && c != '@' && c != '\t' && c != '\r') return false;
+  return !(s == "-" || is_plain_number(s));
+}
+
+// The row contract's common fields, in contract order.
+const std::vector<std::string> kCommonFields = {
+    "schema",          "row_id",       "kind", "time_utc",   "time_source",
+    "agent",           "surface",      "user", "session_id", "parent_session_id",
+    "root_session_id", "project_path", "role", "text"};
+
+// Every kind-specific field the contract (docs/row-contract.md, docs/row.schema.json) and the parsers know, in
+// alphabetical order. A field added later is appended at the end of this list, never inserted, so the columns keep
+// their order (docs/output-formats.md); until it is added it is written into `extra`.
+// clang-format off
+const std::vector<std::string> kKindFields = {
+    "allocated", "also_in", "api_config_name", "api_protocol", "api_provider", "args", "base_file", "blocked_path",
+    "browser_action", "cache_reads", "cache_writes", "call_closed", "call_format", "cancel_reason", "checkpoint_from",
+    "checkpoint_to", "classification", "command", "command_status", "command_timeout_seconds", "commit_hash",
+    "completion_result", "condense_id", "config_area", "core_dump_possible", "cost_usd", "created_at",
+    "credential_key", "credential_location", "current", "current_cost", "cwd", "decided_by", "decision", "diff",
+    "difference_ms", "dir_name", "disabled", "edit_form", "edit_operation", "encrypted", "entry_name", "entry_path",
+    "entry_type", "environment_text", "error", "error_type", "event_type", "evidence", "execution_id", "exit_code",
+    "expected_replacements", "extension_id", "feedback", "file_path", "file_path_resolved", "file_pattern",
+    "first_record_time_utc", "has_user_instructions", "hidden_by_condense", "hidden_by_truncation", "history_item_id",
+    "http_method", "hunk_count", "hunks", "install_path", "install_source", "is_answered", "is_dir", "is_error",
+    "is_protected", "known_from", "last_error", "line_ranges", "linked_session_id", "linked_task_dir_present",
+    "machine_id", "mcp_server", "mcp_tool", "mcp_uri", "message", "messages_removed", "mode", "mode_name", "model",
+    "model_id", "model_id_key", "model_source", "move_to", "new_context_tokens", "new_sha256", "new_text",
+    "old_sha256", "old_text", "operation", "org_id", "outcome", "output_artifact", "output_persisted_size", "partial",
+    "pre_release", "prev_context_tokens", "problems", "profile_id", "profile_name", "prompt", "provider", "query",
+    "question", "read_limit", "read_mode", "read_offset", "reason", "record_source", "record_state", "recorded_time",
+    "recorded_time_utc", "recursive", "regex", "relation", "relative_location", "replace_all", "request_id",
+    "request_type", "resolution", "resolved_path", "result_format", "result_recorded", "result_status",
+    "result_time_utc", "retry_count", "roo_edit_date", "roo_read_date", "server_count", "server_type",
+    "setting_default", "setting_key", "setting_source", "setting_unset", "setting_value", "settings_file", "signal",
+    "size_bytes", "skill", "skipped", "slash_command", "status", "subtask_id", "suggestions", "target_platform",
+    "task_dir_present", "task_id", "task_id_format", "task_id_time_utc", "task_message", "task_number", "temp_dir",
+    "temp_kind", "threshold", "time_zone", "timeout_seconds", "todos", "tokens_in", "tokens_out", "tool_count",
+    "tool_description", "tool_input", "tool_name", "tool_use_id", "truncated_at_bytes", "truncation_id", "ui_kind",
+    "ui_type", "unterminated_blocks", "updated", "url", "user_edit_date", "user_edits", "user_id", "user_message",
+    "utc_offset", "value_from_wal", "version", "workspace_class", "workspace_dir",
+};
+// clang-format on
+
+// The provenance object's fields, in contract order.
+const std::vector<std::string> kSourceFields = {
+    "evidence",       "partition_offset", "fs_type",     "path",         "inode",     "meta_seq",   "attr",
+    "name_allocated", "meta_allocated",   "reallocated", "recovery",     "size",      "mtime",      "atime",
+    "ctime",          "crtime",           "sha256",      "record_index", "sub_index", "part_index", "byte_offset",
+    "byte_length"};
+
+// The column of each row field: common, kind-specific and native by their own names, provenance fields as
+// "source.<key>". The display_* and extra columns are not row fields.
+const std::unordered_map<std::string, size_t>& column_index() {
+  static const std::unordered_map<std::string, size_t> index = [] {
+    std::unordered_map<std::string, size_t> m;
+    size_t column = 3;  // after display_time, display_utc_offset, display_time_zone
+    for (const auto* list : {&kCommonFields, &kKindFields})
+      for (const std::string& name : *list) m[name] = column++;
+    for (const std::string& name : kSourceFields) m["source." + name] = column++;
+    m["native"] = column;
+    return m;
+  }();
+  return index;
+}
+
+std::string text_or_dash(std::optional<std::string_view> v) {
+  return v && !v->empty() ? std::string(*v) : "-";
+}
+
+// MACB as mactime and plaso mark it: which file time a row's time is; "...." for times from inside the records.
+std::string macb(std::string_view time_source) {
+  if (time_source == "file.mtime") return "M...";
+  if (time_source == "file.crtime") return "...B";
+  return "....";
+}
+
+// l2tcsv's extra: "key: value" pairs, sorted and joined by "; " as plaso writes them, for every scalar row field the
+// other 16 fields do not already show, and the provenance that tells where the record is (evidence, partition,
+// file system, recovery class, digest, position). Objects, arrays, the verbatim record and the file's own metadata
+// (MAC times, size, allocation flags) are left to rows.csv; each value is one line of at most 200 bytes.
+std::string l2t_extra(const rapidjson::Value& row) {
+  static const char* const kShown[] = {"schema", "kind", "time_utc", "time_source", "agent", "user", "text", "native"};
+  static const char* const kSourceKept[] = {"evidence", "partition_offset", "fs_type",   "recovery",
+                                            "sha256",   "record_index",     "sub_index", "part_index"};
+  std::vector<std::string> pairs;
+  auto add = [&](const std::string& key, const rapidjson::Value& v) {
+    if (v.IsNull() || v.IsObject() || v.IsArray()) return;
+    pairs.push_back(key + ": " + shorten(one_line(*value_text(v)), 200));
+  };
+  for (const auto& m : row.GetObject()) {
+    const std::string key(m.name.GetString(), m.name.GetStringLength());
+    if (std::find(std::begin(kShown), std::end(kShown), key) != std::end(kShown)) continue;
+    if (key == "source" && m.value.IsObject()) {
+      for (const auto& s : m.value.GetObject()) {
+        const std::string skey(s.name.GetString(), s.name.GetStringLength());
+        if (std::find(std::begin(kSourceKept), std::end(kSourceKept), skey) != std::end(kSourceKept))
+          add("source_" + skey, s.value);
+      }
+    } else {
+      add(key, m.value);
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  std::string out;
+  for (const std::string& p : pairs) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+class CsvWriter : public CountingWriter {
+ public:
+  CsvWriter(const std::filesystem::path& out_file, const DisplayZone& zone, bool l2t)
+      : out_(out_file), zone_(zone), l2t_(l2t) {
+    if (l2t_) left_out_reason_ = "no time (time_utc null): an l2tcsv line needs a date";
+    out_.write(csv_record(l2t_ ? l2tcsv_header() : rows_csv_columns()));
+  }
+  void row(const rapidjson::Value& row, std::string_view) override {
+    if (!l2t_) {
+      out_.write(csv_record(rows_csv_fields(row, zone_)));
+      ++written_;
+    } else if (auto fields = l2tcsv_fields(row, zone_)) {
+      out_.write(csv_record(*fields));
+      ++written_;
+    } else {
+      ++left_out_;
+    }
+  }
+  bool finish(std::string* error) override { return out_.close(error); }
+
+ private:
+  OutputFile out_;
+  const DisplayZone& zone_;
+  const bool l2t_;
+};
+
+}  // namespace
+
+namespace {
+// Appends one RFC 4180 cell. Most cells are empty or plain: a run of bytes that needs nothing is copied whole.
+void append_csv_cell(std::string& line, std::string_view value) {
+  static const auto special = [] {
+    std::array<bool, 256> t{};
+    for (unsigned char c : {'"', ',', '\r', '\n', '\0'}) t[c] = true;
+    return t;
+  }();
+  const bool formula = starts_formula(value);
+  size_t i = 0;
+  while (i < value.size() && !special[static_cast<unsigned char>(value[i])]) ++i;
+  if (i == value.size()) {  // nothing to quote or replace
+    if (formula) line += '\'';
+    line.append(value);
+    return;
+  }
+  bool quote = false;
+  for (char c : value)
+    if (c == '"' || c == ',' || c == '\r' || c == '\n') quote = true;
+  if (quote) line += '"';
+  if (formula) line += '\'';  // inside the quotes, as the cell's first character
+  size_t run = 0;
+  for (size_t k = 0; k < value.size(); ++k) {
+    if (value[k] != '"' && value[k] != '\0') continue;
+    line.append(value.substr(run, k - run));
+    line += value[k] == '"' ? std::string_view("\"\"") : std::string_view("\xEF\xBF\xBD");  // NUL -> U+FFFD
+    run = k + 1;
+  }
+  line.append(value.substr(run));
+  if (quote) line += '"';
+}
+}  // namespace
+
+std::string csv_cell(std::string_view value) {
+  std::string cell;
+  append_csv_cell(cell, value);
+  return cell;
+}
+
+std::string csv_record(const std::vector<std::string>& cells) {
+  std::string line;
+  size_t size = 2;
+  for (const std::string& c : cells) size += c.size() + 1;
+  line.reserve(size + size / 8);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i) line += ',';
+    append_csv_cell(line, cells[i]);
+  }
+  line += "\r\n";
+  return line;
+}
+
+const std::vector<std::string>& l2tcsv_header() {
+  static const std::vector<std::string> header = {"date",     "time",  "timezone", "MACB",   "source", "sourcetype",
+                                                  "type",     "user",  "host",     "short",  "desc",   "version",
+                                                  "filename", "inode", "notes",    "format", "extra"};
+  return header;
+}
+
+std::optional<std::vector<std::string>> l2tcsv_fields(const rapidjson::Value& row, const DisplayZone& zone) {
+  const auto time_utc = string_member(row, "time_utc");
+  const auto local = time_utc ? zone.at(*time_utc) : std::nullopt;
+  if (!local) return std::nullopt;
+  const std::string kind(string_member(row, "kind").value_or("row"));
+  const std::string time_source(string_member(row, "time_source").value_or("none"));
+  const rapidjson::Value* source = member(row, "source");
+  const rapidjson::Value* inode = source ? member(*source, "inode") : nullptr;
+  // notes: plaso's tags; here the recovery class of a source that is not an allocated file.
+  std::string notes = "-";
+  if (source)
+    if (auto recovery = string_member(*source, "recovery"); recovery && *recovery != "allocated")
+      notes = "recovery: " + std::string(*recovery);
+  const std::string extra = l2t_extra(row);
+  return std::vector<std::string>{
+      local->date_mdy(),
+      local->time_hms(),
+      zone.name(),
+      macb(time_source),
+      "LOG",                 // plaso's short source class for application logs
+      "Roo Code " + kind,    // sourcetype: the long source name; the kind tells the rows apart
+      "Roo " + time_source,  // type: the timestamp description, as timeline.jsonl's timestamp_desc
+      text_or_dash(string_member(row, "user")),
+      "-",  // host: the rows do not know the machine's name
+      row_message(row, kL2tShortBytes),
+      row_message(row, kL2tDescBytes),
+      "2",
+      text_or_dash(source ? string_member(*source, "path") : std::nullopt),
+      inode && !inode->IsNull() ? *value_text(*inode) : "-",
+      notes,
+      "roo_ingest",  // format: plaso's parser name
+      extra.empty() ? "-" : extra};
+}
+
+const std::vector<std::string>& rows_csv_columns() {
+  static const std::vector<std::string> columns = [] {
+    std::vector<std::string> c = {"display_time", "display_utc_offset", "display_time_zone"};
+    c.insert(c.end(), kCommonFields.begin(), kCommonFields.end());
+    c.insert(c.end(), kKindFields.begin(), kKindFields.end());
+    for (const std::string& s : kSourceFields) c.push_back("source_" + s);
+    c.push_back("native");
+    c.push_back("extra");
+    return c;
+  }();
+  return columns;
+}
+
+std::vector<std::string> rows_csv_fields(const rapidjson::Value& row, const DisplayZone& zone) {
+  const auto& index = column_index();
+  std::vector<std::string> fields(rows_csv_columns().size());
+  if (const auto time_utc = string_member(row, "time_utc"))
+    if (const auto local = zone.at(*time_utc)) {
+      fields[0] = local->date_iso() + " " + local->time_hms_ms();  // the form spreadsheets read as a date and time
+      fields[1] = local->utc_offset();
+      fields[2] = zone.name();
+    }
+  // Fields no column holds (a kind field newer than this list) keep their names and values in `extra`.
+  rapidjson::StringBuffer extra_buf;
+  rapidjson::Writer<rapidjson::StringBuffer> extra(extra_buf);
+  bool any_extra = false;
+  auto put = [&](const std::string& name, const rapidjson::Value& value) {
+    auto it = index.find(name);
+    if (it != index.end()) {
+      fields[it->second] = value_text(value).value_or("");
+      return;
+    }
+    if (!any_extra) extra.StartObject();
+    any_extra = true;
+    extra.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+    value.Accept(extra);
+  };
+  for (const auto& m : row.GetObject()) {
+    const std::string key(m.name.GetString(), m.name.GetStringLength());
+    if (key == "source" && m.value.IsObject()) {
+      for (const auto& s : m.value.GetObject())
+        put("source." + std::string(s.name.GetString(), s.name.GetStringLength()), s.value);
+    } else {
+      put(key, m.value);
+    }
+  }
+  if (any_extra) {
+    extra.EndObject();
+    fields.back().assign(extra_buf.GetString(), extra_buf.GetSize());
+  }
+  return fields;
+}
+
+std::unique_ptr<CountingWriter> make_l2tcsv_writer(const std::filesystem::path& out_file, const DisplayZone& zone) {
+  return std::make_unique<CsvWriter>(out_file, zone, true);
+}
+
+std::unique_ptr<CountingWriter> make_rows_csv_writer(const std::filesystem::path& out_file, const DisplayZone& zone) {
+  return std::make_unique<CsvWriter>(out_file, zone, false);
+}
+
+}  // namespace roo

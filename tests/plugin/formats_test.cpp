@@ -1,0 +1,534 @@
+// The derived formats, byte for byte: every expected value below was written by hand from the format's
+// definition (RFC 4180, plaso's l2tcsv, Timesketch's JSONL import, the tz database), never taken from the code.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "plugin/formats/csv.h"
+#include "plugin/formats/derive.h"
+#include "plugin/formats/display_time.h"
+#include "plugin/formats/row_fields.h"
+#include "plugin/formats/sqlite_output.h"
+#include "plugin/formats/timesketch.h"
+
+namespace roo {
+namespace {
+
+namespace fs = std::filesystem;
+
+rapidjson::Document parse(const std::string& json) {
+  rapidjson::Document d;
+  d.Parse(json.c_str());
+  EXPECT_FALSE(d.HasParseError()) << json;
+  return d;
+}
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A scratch directory removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "roo-formats-XXXXXX").string();
+    path = mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// The process runs in UTC, as main.cpp pins it; each test that opens a zone checks it is put back.
+class Formats : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("TZ", "UTC", 1);
+    tzset();
+  }
+};
+
+// A command row with a comma and a newline in its text, a negative exit code, an object field, and a deleted
+// source: 2026-03-01T02:22:45.639Z is 1772331765.639 s after the epoch (`date -u -d 2026-03-01T02:22:45Z +%s`).
+const char* const kCommandRow =
+    R"({"schema":"roo-ingest/row/1","row_id":"0123456789abcdef0123456789abcdef","kind":"command",)"
+    R"("time_utc":"2026-03-01T02:22:45.639Z","time_source":"api.ts","agent":"roo-code","surface":"vscode",)"
+    R"("user":"alice","session_id":"s1","parent_session_id":null,"root_session_id":null,)"
+    R"("project_path":"/home/alice/proj","role":"assistant","text":"npm test,\nthen lint",)"
+    R"("tool_name":"execute_command","exit_code":-1,"tool_input":{"command":"npm test"},)"
+    R"("source":{"evidence":"demo.E01","partition_offset":1048576,"fs_type":"ext4",)"
+    R"("path":"/home/alice/x/api_conversation_history.json","inode":42,"recovery":"deleted","sha256":null,)"
+    R"("record_index":3}})";
+
+// ---- CSV cells -------------------------------------------------------------------------------------------------
+
+TEST_F(Formats, CsvCellLeavesPlainTextAlone) {
+  EXPECT_EQ(csv_cell("plain text"), "plain text");
+  EXPECT_EQ(csv_cell(""), "");
+  EXPECT_EQ(csv_cell("it's"), "it's");
+}
+
+TEST_F(Formats, CsvCellQuotesWhatRfc4180Requires) {
+  EXPECT_EQ(csv_cell("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_cell("line1\nline2"), "\"line1\nline2\"");
+  EXPECT_EQ(csv_cell("line1\r\nline2"), "\"line1\r\nline2\"");
+  EXPECT_EQ(csv_cell("Grüße, 世界"), "\"Grüße, 世界\"");
+  EXPECT_EQ(csv_cell("Grüße 世界 🙂"), "Grüße 世界 🙂");
+}
+
+TEST_F(Formats, CsvCellNeutralisesFormulaStarts) {
+  EXPECT_EQ(csv_cell("=1+2"), "'=1+2");
+  EXPECT_EQ(csv_cell("+cmd"), "'+cmd");
+  EXPECT_EQ(csv_cell("-2+3+cmd|' /C calc'!A0"), "'-2+3+cmd|' /C calc'!A0");
+  EXPECT_EQ(csv_cell("@SUM(A1:A9)"), "'@SUM(A1:A9)");
+  EXPECT_EQ(csv_cell("\t=1"), "'\t=1");
+  EXPECT_EQ(csv_cell("\r=1"), "\"'\r=1\"");  // neutralised, then quoted for the CR
+  EXPECT_EQ(csv_cell("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+  EXPECT_EQ(csv_cell("=Grüße"), "'=Grüße");
+  EXPECT_EQ(csv_cell("-05:00"), "'-05:00");
+  EXPECT_EQ(csv_cell("-1+2"), "'-1+2");
+  EXPECT_EQ(csv_cell("-.5"), "'-.5");  // not how JSON writes a number
+  // Only at the start: inside a cell these characters are text to every spreadsheet.
+  EXPECT_EQ(csv_cell("a=1"), "a=1");
+}
+
+TEST_F(Formats, CsvCellKeepsNumbersAndTheL2tPlaceholder) {
+  EXPECT_EQ(csv_cell("-1"), "-1");
+  EXPECT_EQ(csv_cell("-0.25"), "-0.25");
+  EXPECT_EQ(csv_cell("-1e-05"), "-1e-05");
+  EXPECT_EQ(csv_cell("-"), "-");
+}
+
+TEST_F(Formats, CsvCellReplacesNul) {
+  EXPECT_EQ(csv_cell(std::string("a\0b", 3)),
+            "a\xEF\xBF\xBD"
+            "b");
+}
+
+TEST_F(Formats, CsvRecordJoinsAndEndsWithCrlf) {
+  EXPECT_EQ(csv_record({"a", "b,c", "", "=x"}), "a,\"b,c\",,'=x\r\n");
+}
+
+// ---- display_time ------------------------------------------------------------------------------------------------
+
+TEST_F(Formats, RowTimeToEpochMs) {
+  EXPECT_EQ(epoch_ms_from_row_time("2026-03-01T02:22:45.639Z"), 1772331765639);
+  EXPECT_EQ(epoch_ms_from_row_time("1970-01-01T00:00:00.000Z"), 0);
+  EXPECT_EQ(epoch_ms_from_row_time("1969-12-31T23:59:59.999Z"), -1);
+  EXPECT_EQ(epoch_ms_from_row_time("2024-02-29T00:00:00.000Z"), 1709164800000);
+  EXPECT_EQ(epoch_ms_from_row_time("10000-01-01T00:00:00.000Z"), 253402300800000);
+  for (const char* bad :
+       {"2026-02-29T00:00:00.000Z", "2026-03-01T02:22:45Z", "2026-03-01 02:22:45.639Z", "2026-03-01T02:22:45.639",
+        "2026-13-01T00:00:00.000Z", "2026-03-01T24:00:00.000Z", "26-03-01T02:22:45.639Z", "", "null"})
+    EXPECT_EQ(epoch_ms_from_row_time(bad), std::nullopt) << bad;
+}
+
+TEST_F(Formats, DisplayTimeBerlinAndNewYork) {
+  std::string error;
+  {
+    auto berlin = DisplayZone::open("Europe/Berlin", &error);
+    ASSERT_TRUE(berlin) << error;
+    auto t = berlin->at(std::string_view("2026-03-01T02:22:45.639Z"));
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->date_iso(), "2026-03-01");
+    EXPECT_EQ(t->date_mdy(), "03/01/2026");
+    EXPECT_EQ(t->time_hms(), "03:22:45");
+    EXPECT_EQ(t->time_hms_ms(), "03:22:45.639");
+    EXPECT_EQ(t->utc_offset(), "UTC+01:00");
+    EXPECT_EQ(t->zone_abbreviation, "CET");
+  }
+  {
+    auto new_york = DisplayZone::open("America/New_York", &error);
+    ASSERT_TRUE(new_york) << error;
+    auto t = new_york->at(std::string_view("2026-03-01T02:22:45.639Z"));
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->date_iso(), "2026-02-28");  // the day before
+    EXPECT_EQ(t->time_hms_ms(), "21:22:45.639");
+    EXPECT_EQ(t->utc_offset(), "UTC-05:00");
+    EXPECT_EQ(t->zone_abbreviation, "EST");
+  }
+}
+
+// Summer time starts on the last Sunday of March in Berlin (2026-03-29, 01:00 UTC) and on the second Sunday of
+// March in New York (2026-03-08, 07:00 UTC); New York falls back on 2026-11-01 at 06:00 UTC, so 01:30 happens twice.
+TEST_F(Formats, DisplayTimeAcrossDaylightSavingChanges) {
+  std::string error;
+  auto show = [](const DisplayZone& z, const char* iso) {
+    auto t = z.at(std::string_view(iso));
+    return t ? t->date_iso() + " " + t->time_hms_ms() + " " + t->utc_offset() + " " + t->zone_abbreviation : "none";
+  };
+  {
+    auto berlin = DisplayZone::open("Europe/Berlin", &error);
+    ASSERT_TRUE(berlin) << error;
+    EXPECT_EQ(show(*berlin, "2026-03-29T00:59:59.999Z"), "2026-03-29 01:59:59.999 UTC+01:00 CET");
+    EXPECT_EQ(show(*berlin, "2026-03-29T01:00:00.000Z"), "2026-03-29 03:00:00.000 UTC+02:00 CEST");
+  }
+  {
+    auto new_york = DisplayZone::open("America/New_York", &error);
+    ASSERT_TRUE(new_york) << error;
+    EXPECT_EQ(show(*new_york, "2026-03-08T06:59:59.000Z"), "2026-03-08 01:59:59.000 UTC-05:00 EST");
+    EXPECT_EQ(show(*new_york, "2026-03-08T07:00:00.000Z"), "2026-03-08 03:00:00.000 UTC-04:00 EDT");
+    EXPECT_EQ(show(*new_york, "2026-11-01T05:30:00.000Z"), "2026-11-01 01:30:00.000 UTC-04:00 EDT");
+    EXPECT_EQ(show(*new_york, "2026-11-01T06:30:00.000Z"), "2026-11-01 01:30:00.000 UTC-05:00 EST");
+  }
+  {
+    auto kolkata = DisplayZone::open("Asia/Kolkata", &error);
+    ASSERT_TRUE(kolkata) << error;
+    EXPECT_EQ(show(*kolkata, "2026-03-01T02:22:45.639Z"), "2026-03-01 07:52:45.639 UTC+05:30 IST");
+  }
+  {
+    auto utc = DisplayZone::open("UTC", &error);
+    ASSERT_TRUE(utc) << error;
+    EXPECT_EQ(show(*utc, "1969-12-31T23:59:59.999Z"), "1969-12-31 23:59:59.999 UTC+00:00 UTC");
+  }
+}
+
+TEST_F(Formats, DisplayZonePutsUtcBack) {
+  std::string error;
+  {
+    auto berlin = DisplayZone::open("Europe/Berlin", &error);
+    ASSERT_TRUE(berlin);
+    std::time_t zero = 0;
+    std::tm tm{};
+    localtime_r(&zero, &tm);
+    EXPECT_EQ(tm.tm_hour, 1);  // the process's zone is Berlin while it exists
+  }
+  ASSERT_NE(std::getenv("TZ"), nullptr);
+  EXPECT_STREQ(std::getenv("TZ"), "UTC");
+  std::time_t zero = 0;
+  std::tm tm{};
+  localtime_r(&zero, &tm);
+  EXPECT_EQ(tm.tm_hour, 0);
+}
+
+TEST_F(Formats, TimeZoneNamesAreChecked) {
+  std::string error;
+  EXPECT_TRUE(time_zone_exists("UTC", &error));
+  EXPECT_TRUE(time_zone_exists("Europe/Berlin", &error));
+  for (const char* bad :
+       {"Mars/Olympus", "Europe", "zone.tab", "../../../etc/passwd", "/etc/localtime", "", "Europe/Berlin;rm"}) {
+    error.clear();
+    EXPECT_FALSE(time_zone_exists(bad, &error)) << bad;
+    EXPECT_NE(error.find(std::string("--tz ") + bad + ":"), std::string::npos) << error;
+  }
+  EXPECT_EQ(DisplayZone::open("Mars/Olympus", &error), nullptr);
+}
+
+// ---- l2tcsv ------------------------------------------------------------------------------------------------------
+
+TEST_F(Formats, L2tHeaderIsPlasos) {
+  std::string header;
+  for (const std::string& h : l2tcsv_header()) header += (header.empty() ? "" : ",") + h;
+  EXPECT_EQ(header,
+            "date,time,timezone,MACB,source,sourcetype,type,user,host,short,desc,version,filename,inode,"
+            "notes,format,extra");
+}
+
+TEST_F(Formats, L2tLineOfACommandInBerlin) {
+  std::string error;
+  auto berlin = DisplayZone::open("Europe/Berlin", &error);
+  ASSERT_TRUE(berlin) << error;
+  auto fields = l2tcsv_fields(parse(kCommandRow), *berlin);
+  ASSERT_TRUE(fields);
+  ASSERT_EQ(fields->size(), 17u);
+  EXPECT_EQ(csv_record(*fields),
+            "03/01/2026,03:22:45,Europe/Berlin,....,LOG,Roo Code command,Roo api.ts,alice,-,"
+            "\"command: npm test, then lint\",\"command: npm test, then lint\",2,"
+            "/home/alice/x/api_conversation_history.json,42,recovery: deleted,roo_ingest,"
+            "exit_code: -1; project_path: /home/alice/proj; role: assistant; "
+            "row_id: 0123456789abcdef0123456789abcdef; session_id: s1; source_evidence: demo.E01; "
+            "source_fs_type: ext4; source_partition_offset: 1048576; source_record_index: 3; "
+            "source_recovery: deleted; surface: vscode; tool_name: execute_command\r\n");
+}
+
+TEST_F(Formats, L2tMarksFileTimesAndSkipsUntimedRows) {
+  std::string error;
+  auto utc = DisplayZone::open("UTC", &error);
+  ASSERT_TRUE(utc);
+  auto mtime = l2tcsv_fields(
+      parse(R"({"kind":"permission_setting","time_utc":"2025-10-09T08:53:20.000Z","time_source":"file.mtime",)"
+            R"("user":null,"text":"=cmd","source":{"path":"/s.json","inode":null,"recovery":"allocated"}})"),
+      *utc);
+  ASSERT_TRUE(mtime);
+  EXPECT_EQ(
+      csv_record(*mtime),
+      "10/09/2025,08:53:20,UTC,M...,LOG,Roo Code permission_setting,Roo file.mtime,-,-,"
+      "permission_setting: =cmd,permission_setting: =cmd,2,/s.json,-,-,roo_ingest,source_recovery: allocated\r\n");
+  EXPECT_EQ(l2tcsv_fields(parse(R"({"kind":"cli_history","time_utc":null,"time_source":"none","text":"x"})"), *utc),
+            std::nullopt);
+}
+
+// ---- Timesketch --------------------------------------------------------------------------------------------------
+
+TEST_F(Formats, TimesketchLineShape) {
+  auto line = timesketch_line(
+      parse(R"({"schema":"roo-ingest/row/1","kind":"user_message","time_utc":"2026-03-01T02:22:45.639Z",)"
+            R"("time_source":"ui.ts","session_id":null,"text":"Fix\nthe  bug","message":"m","hunks":[{"a":1}],)"
+            R"("cost_usd":0.0999,"partial":true,"source":{"path":"/p","inode":7,"sha256":null      }})"));
+  ASSERT_TRUE(line);
+  EXPECT_EQ(*line, R"({"message":"user_message: Fix the bug","datetime":"2026-03-01T02:22:45.639+00:00",)"
+                   R"("timestamp":1772331765639000,"timestamp_desc":"Roo ui.ts","data_type":"roo:user_message",)"
+                   R"("schema":"roo-ingest/row/1","kind":"user_message","time_utc":"2026-03-01T02:22:45.639Z",)"
+                   R"("time_source":"ui.ts","text":"Fix\nthe  bug","row_message":"m","hunks":"[{\"a\":1}]",)"
+                   R"("cost_usd":0.0999,"partial":true,"source_path":"/p","source_inode":7})");
+  EXPECT_EQ(timesketch_line(parse(R"({"kind":"cli_history","time_utc":null,"time_source":"none","text":"x"})")),
+            std::nullopt);
+}
+
+TEST_F(Formats, MessagesAreShortenedAtCharacterBoundaries) {
+  // 'a' and 200 two-byte 'é': the 300-byte limit falls inside an 'é', so 149 of them are kept.
+  std::string text = "a";
+  for (int i = 0; i < 200; ++i) text += "é";
+  rapidjson::Document row = parse(R"({"kind":"k","text":")" + text + R"("})");
+  std::string expected = "k: a";
+  for (int i = 0; i < 149; ++i) expected += "é";
+  EXPECT_EQ(row_message(row, 300), expected + "…");
+  EXPECT_EQ(row_message(parse(R"({"kind":"tool_call","text":"","tool_name":"browser_action"})"), 300),
+            "tool_call: browser_action");
+  EXPECT_EQ(row_message(parse(R"({"kind":"ui_event","text":null})"), 300), "ui_event");
+  // A long text of spaces and words: the message is shortened even though the head read shrinks.
+  std::string spaced(5000, ' ');
+  spaced += "end";
+  EXPECT_EQ(row_message(parse(R"({"kind":"k","text":"x)" + spaced + R"("})"), 10), "k: x…");
+}
+
+// ---- rows.csv ----------------------------------------------------------------------------------------------------
+
+TEST_F(Formats, RowsCsvColumns) {
+  const auto& c = rows_csv_columns();
+  ASSERT_GT(c.size(), 40u);
+  EXPECT_EQ(std::vector<std::string>(c.begin(), c.begin() + 17),
+            (std::vector<std::string>{"display_time", "display_utc_offset", "display_time_zone", "schema", "row_id",
+                                      "kind", "time_utc", "time_source", "agent", "surface", "user", "session_id",
+                                      "parent_session_id", "root_session_id", "project_path", "role", "text"}));
+  EXPECT_EQ(c[c.size() - 2], "native");
+  EXPECT_EQ(c.back(), "extra");
+  auto first_source = std::find(c.begin(), c.end(), "source_evidence");
+  ASSERT_NE(first_source, c.end());
+  EXPECT_TRUE(std::is_sorted(c.begin() + 17, first_source));  // kind fields, alphabetical
+  EXPECT_EQ(*(first_source + 3), "source_path");
+  EXPECT_EQ(std::set<std::string>(c.begin(), c.end()).size(), c.size());  // no name twice
+}
+
+// Every field the row schema names has its own column (a field added to the schema must be added to rows.csv).
+TEST_F(Formats, RowsCsvHasAColumnForEverySchemaField) {
+  rapidjson::Document schema = parse(read_all(fs::path(ROO_DOCS_DIR) / "row.schema.json"));
+  const auto& c = rows_csv_columns();
+  for (const auto& p : schema["properties"].GetObject()) {
+    std::string name = p.name.GetString();
+    if (name == "source") continue;  // its fields are source_<key>
+    EXPECT_NE(std::find(c.begin(), c.end(), name), c.end()) << name;
+  }
+}
+
+TEST_F(Formats, RowsCsvValues) {
+  std::string error;
+  auto berlin = DisplayZone::open("Europe/Berlin", &error);
+  ASSERT_TRUE(berlin);
+  rapidjson::Document row = parse(kCommandRow);
+  row.AddMember("brand_new_field", rapidjson::Value(1), row.GetAllocator());
+  const auto values = rows_csv_fields(row, *berlin);
+  const auto& c = rows_csv_columns();
+  ASSERT_EQ(values.size(), c.size());
+  auto at = [&](const char* name) { return values[std::find(c.begin(), c.end(), name) - c.begin()]; };
+  EXPECT_EQ(at("display_time"), "2026-03-01 03:22:45.639");
+  EXPECT_EQ(at("display_utc_offset"), "UTC+01:00");
+  EXPECT_EQ(at("display_time_zone"), "Europe/Berlin");
+  EXPECT_EQ(at("time_utc"), "2026-03-01T02:22:45.639Z");
+  EXPECT_EQ(at("text"), "npm test,\nthen lint");
+  EXPECT_EQ(at("parent_session_id"), "");
+  EXPECT_EQ(at("exit_code"), "-1");
+  EXPECT_EQ(at("tool_input"), R"({"command":"npm test"})");
+  EXPECT_EQ(at("source_inode"), "42");
+  EXPECT_EQ(at("source_sha256"), "");
+  EXPECT_EQ(at("source_recovery"), "deleted");
+  EXPECT_EQ(at("command_status"), "");
+  EXPECT_EQ(at("native"), "");
+  EXPECT_EQ(at("extra"), R"({"brand_new_field":1})");
+  // An untimed row has no display time.
+  const auto untimed = rows_csv_fields(parse(R"({"kind":"cli_history","time_utc":null,"text":"x"})"), *berlin);
+  EXPECT_EQ(untimed[0], "");
+  EXPECT_EQ(untimed[2], "");
+}
+
+// ---- SQLite ------------------------------------------------------------------------------------------------------
+
+// Runs a query and returns its rows, "|"-joined per row and "\n" after each.
+std::string query(sqlite3* db, const std::string& sql) {
+  std::string out;
+  sqlite3_stmt* s = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr), SQLITE_OK) << sqlite3_errmsg(db) << ": " << sql;
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    for (int i = 0; i < sqlite3_column_count(s); ++i) {
+      const unsigned char* t = sqlite3_column_text(s, i);
+      if (i) out += '|';
+      out += t ? reinterpret_cast<const char*>(t) : "NULL";
+    }
+    out += "\n";
+  }
+  sqlite3_finalize(s);
+  return out;
+}
+
+TEST_F(Formats, SqliteSchemaAndRows) {
+  TempDir dir;
+  const fs::path file = dir.path / "roo.sqlite";
+  FormatContext ctx;
+  ctx.display_tz = "Europe/Berlin";
+  ctx.tool_version = "9.9.9";
+  ctx.report_json = R"({"tool":"roo-ingest","row_schema":"roo-ingest/row/1","command_line":["roo-ingest","demo.E01"],)"
+                    R"("evidence":{"kind":"image","paths":["/cases/demo.E01"],"image_type":"ewf","size_bytes":1000,)"
+                    R"("sector_size":512,"segments":["/cases/demo.E01"],"stored_hashes":{"md5":"abc"}},)"
+                    R"("partitions":[{"index":2,"offset_bytes":1048576,"length_bytes":4096,"description":"Linux",)"
+                    R"("volume_system":"dos","kind":"allocated","status":"parsed","fs_type":"ext4"}]})";
+  const std::string second =
+      R"({"row_id":"ffff","kind":"cli_history","time_utc":null,"session_id":null,"user":"bob",)"
+      R"("source":{"evidence":"demo.E01","partition_offset":1048576,"fs_type":"ext4",)"
+      R"("path":"/home/alice/x/api_conversation_history.json","inode":42,"recovery":"deleted","sha256":null,)"
+      R"("record_index":4}})";
+  const std::string third = R"({"row_id":"eeee","kind":"x","source":{"path":"/other","recovery":"allocated"}})";
+  {
+    auto writer = make_sqlite_writer(file, ctx);
+    for (const std::string& line : {std::string(kCommandRow), second, third}) writer->row(parse(line), line);
+    std::string error;
+    ASSERT_TRUE(writer->finish(&error)) << error;
+    EXPECT_EQ(writer->rows_written(), 3);
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  EXPECT_EQ(query(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
+            "evidence\npartitions\nrows\nrun\nsources\n");
+  const std::string indexes = query(db, "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name");
+  for (const char* ix : {"rows_kind", "rows_time_utc", "rows_session_id", "rows_project_path", "rows_recovery",
+                         "rows_user", "rows_surface"})
+    EXPECT_NE(indexes.find(std::string(ix) + "\n"), std::string::npos) << ix;
+  EXPECT_EQ(query(db, "PRAGMA user_version"), "1\n");
+  EXPECT_EQ(query(db,
+                  "SELECT row_number, kind, time_utc, session_id, project_path, user, surface, recovery, "
+                  "source_id FROM rows ORDER BY row_number"),
+            "1|command|2026-03-01T02:22:45.639Z|s1|/home/alice/proj|alice|vscode|deleted|1\n"
+            "2|cli_history|NULL|NULL|NULL|bob|NULL|deleted|1\n"
+            "3|x|NULL|NULL|NULL|NULL|NULL|allocated|2\n");
+  EXPECT_EQ(query(db, "SELECT row_json FROM rows WHERE row_number = 2"), second + "\n");
+  EXPECT_EQ(query(db, "SELECT json_extract(row_json, '$.exit_code') FROM rows WHERE kind = 'command'"), "-1\n");
+  EXPECT_EQ(query(db,
+                  "SELECT source_id, evidence, partition_offset, fs_type, path, inode, recovery, sha256 "
+                  "FROM sources ORDER BY source_id"),
+            "1|demo.E01|1048576|ext4|/home/alice/x/api_conversation_history.json|42|deleted|NULL\n"
+            "2|NULL|NULL|NULL|/other|NULL|allocated|NULL\n");
+  EXPECT_EQ(query(db, "SELECT evidence_id, kind, paths, image_type, size_bytes, stored_md5, stored_sha1 FROM evidence"),
+            "demo.E01|image|[\"/cases/demo.E01\"]|ewf|1000|abc|NULL\n");
+  EXPECT_EQ(query(db, "SELECT partition_index, offset_bytes, status, fs_type FROM partitions"),
+            "2|1048576|parsed|ext4\n");
+  EXPECT_EQ(query(db, "SELECT tool, version, command_line, display_time_zone, report_json = '" + ctx.report_json +
+                          "' FROM run"),
+            "roo-ingest|9.9.9|[\"roo-ingest\",\"demo.E01\"]|Europe/Berlin|1\n");
+  // The indexes are used: a query by session does not scan the table.
+  EXPECT_NE(query(db, "EXPLAIN QUERY PLAN SELECT * FROM rows WHERE session_id = 's1'").find("rows_session_id"),
+            std::string::npos);
+  sqlite3_close(db);
+}
+
+TEST_F(Formats, SqliteReportsAFileItCannotWrite) {
+  TempDir dir;
+  FormatContext ctx;
+  auto writer = make_sqlite_writer(dir.path / "missing-dir" / "roo.sqlite", ctx);
+  writer->row(parse(kCommandRow), kCommandRow);
+  std::string error;
+  EXPECT_FALSE(writer->finish(&error));
+  EXPECT_NE(error.find("roo.sqlite"), std::string::npos) << error;
+}
+
+// ---- derive ------------------------------------------------------------------------------------------------------
+
+TEST_F(Formats, FormatListIsChecked) {
+  std::string error;
+  EXPECT_EQ(parse_format_list("timesketch, csv", &error), (std::set<std::string>{"timesketch", "csv"}));
+  EXPECT_EQ(parse_format_list("all", &error)->size(), 8u);
+  EXPECT_EQ(parse_format_list("csv,xlsx", &error), std::nullopt);
+  EXPECT_NE(error.find("\"xlsx\""), std::string::npos) << error;
+  EXPECT_NE(error.find("timesketch"), std::string::npos) << error;  // says what is known
+  EXPECT_EQ(parse_format_list(" , ", &error), std::nullopt);
+}
+
+// One pass over a rows.jsonl with a timed row, an untimed row and a damaged line writes every selected format,
+// counts what each left out, and puts the process's zone back.
+TEST_F(Formats, DeriveWritesTheSelectedFormats) {
+  TempDir dir;
+  const fs::path rows = dir.path / "rows.jsonl";
+  {
+    std::ofstream out(rows, std::ios::binary);
+    out << kCommandRow << "\n"
+        << R"({"kind":"cli_history","time_utc":null,"time_source":"none","text":"=1+1","source":null})"
+        << "\n"
+        << R"({"kind":"cut off)"
+        << "\n";
+  }
+  FormatContext ctx;
+  ctx.display_tz = "America/New_York";
+  DeriveResult result;
+  std::string error;
+  ASSERT_TRUE(derive_outputs(rows, dir.path, {"timesketch", "l2tcsv", "csv", "sqlite"}, ctx, &result, &error)) << error;
+  EXPECT_STREQ(std::getenv("TZ"), "UTC");
+  EXPECT_EQ(result.rows_read, 2);
+  EXPECT_EQ(result.lines_unreadable, 1);
+  ASSERT_EQ(result.outputs.size(), 4u);
+  EXPECT_EQ(result.outputs[0].file, "timeline.jsonl");
+  EXPECT_EQ(result.outputs[0].rows_written, 1);
+  EXPECT_EQ(result.outputs[0].rows_left_out, 1);
+  EXPECT_NE(result.outputs[0].left_out_reason.find("no time"), std::string::npos);
+  EXPECT_EQ(result.outputs[1].file, "l2t.csv");
+  EXPECT_EQ(result.outputs[1].rows_left_out, 1);
+  EXPECT_EQ(result.outputs[2].file, "rows.csv");
+  EXPECT_EQ(result.outputs[2].rows_written, 2);
+  EXPECT_EQ(result.outputs[2].rows_left_out, 0);
+  EXPECT_EQ(result.outputs[3].file, "roo.sqlite");
+  EXPECT_EQ(result.outputs[3].rows_written, 2);
+  const std::string l2t = read_all(dir.path / "l2t.csv");
+  EXPECT_EQ(l2t.substr(0, l2t.find("\r\n") + 2),
+            "date,time,timezone,MACB,source,sourcetype,type,user,host,short,desc,version,filename,inode,notes,"
+            "format,extra\r\n");
+  EXPECT_NE(l2t.find("\r\n02/28/2026,21:22:45,America/New_York,"), std::string::npos) << l2t;
+  const std::string csv = read_all(dir.path / "rows.csv");
+  EXPECT_NE(csv.find(",'=1+1,"), std::string::npos);       // the untimed row is there, neutralised
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);  // header, two rows, one newline inside a text
+  EXPECT_FALSE(fs::exists(dir.path / "report.html"));
+}
+
+// Numbers come out as rows.jsonl holds them: a cost is not rounded on its way through the parser.
+// 0.13387664401253275 is how core writes that double, and RapidJSON's own conversion reads it one place off
+// (0.13387664401253278); 9007199254740993 (2^53 + 1) has no double.
+TEST_F(Formats, DeriveKeepsNumbersExact) {
+  TempDir dir;
+  {
+    std::ofstream out(dir.path / "rows.jsonl", std::ios::binary);
+    out << R"({"kind":"api_request","time_utc":"2026-03-01T02:22:45.639Z","time_source":"ui.ts",)"
+        << R"("cost_usd":0.13387664401253275,"tokens_in":9007199254740993,"source":null})" << "\n";
+  }
+  FormatContext ctx;
+  DeriveResult result;
+  std::string error;
+  ASSERT_TRUE(derive_outputs(dir.path / "rows.jsonl", dir.path, {"timesketch", "csv"}, ctx, &result, &error))
+      << error;
+  const std::string timeline = read_all(dir.path / "timeline.jsonl");
+  EXPECT_NE(timeline.find(R"("cost_usd":0.13387664401253275,"tokens_in":9007199254740993)"), std::string::npos)
+      << timeline;
+  const std::string csv = read_all(dir.path / "rows.csv");
+  EXPECT_NE(csv.find(",0.13387664401253275,"), std::string::npos);
+  EXPECT_NE(csv.find(",9007199254740993,"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace roo

@@ -29,7 +29,7 @@ UPDATE ItemTable SET value = '{"mode":"architect"}' WHERE key = 'RooVeterinaryIn
 SQL
   rm -f w.vscdb w.vscdb-wal w.vscdb-shm
 )
-for target in ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db; do
+for target in ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db catalog_names; do
   case $target in
     ui_messages) name=ui_messages.json ;;
     api_history) name=api_conversation_history.json ;;
@@ -38,6 +38,7 @@ for target in ui_messages api_history history_item task_index task_metadata tool
     task_metadata) name=task_metadata.json ;;
     config_stores) name=global-state.json ;;
     state_db) name='*.vscdb' ;;
+    catalog_names) name='*.tmp' ;;  # safeWriteJson temp names of the recovery trees
     # The text helpers are seeded with whole transcripts: their texts are what the helpers are given.
     tool_semantics | transcript_text) name=api_conversation_history.json ;;
   esac

@@ -166,10 +166,6 @@ std::optional<int64_t> ms_from_fs_time(const FsTime& t) {
   return t.seconds * 1000 + static_cast<int64_t>(t.nanos / 1'000'000);
 }
 
-namespace {
-
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil): integer arithmetic only,
-// so epoch milliseconds are exact.
 int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
   y -= m <= 2;
   const int64_t era = (y >= 0 ? y : y - 399) / 400;
@@ -178,6 +174,8 @@ int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
   const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   return era * 146097 + doe - 719468;
 }
+
+namespace {
 
 bool fixed_digits(std::string_view s, size_t pos, size_t n, int64_t& out) {
   if (pos + n > s.size()) return false;

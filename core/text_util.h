@@ -16,6 +16,9 @@ std::string iso_from_ms(int64_t epoch_ms);
 std::string iso_from_fs_time(const FsTime& t);
 // A file-system time as epoch ms (sub-millisecond digits dropped); none for a time no calendar can hold.
 std::optional<int64_t> ms_from_fs_time(const FsTime& t);
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil): integer arithmetic only,
+// any year, no table, no time zone, so epoch milliseconds are exact.
+int64_t days_from_civil(int64_t y, int64_t m, int64_t d);
 // "YYYY-MM-DDTHH:MM:SS[.fff]Z" (also "t", "z", "+00:00"), as JavaScript's toISOString writes it, to epoch ms.
 // Four-digit years only; an impossible date or time (month 13, Feb 30, 24:00) and any other zone give none: a
 // time is never guessed.

@@ -9,19 +9,11 @@
 #include <ctime>
 #include <fstream>
 
+#include "core/text_util.h"
+
 namespace roo {
 
 namespace {
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil): any year, no table, no TZ.
-int64_t days_from_civil(int64_t y, int m, int d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
 
 bool is_leap(int64_t y) {
   return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
@@ -109,7 +101,7 @@ std::optional<int64_t> epoch_ms_from_row_time(std::string_view s) {
   if (month < 1 || month > 12 || day < 1 || day > days_in_month(year, static_cast<int>(month)) || hour > 23 ||
       minute > 59 || second > 59)
     return std::nullopt;
-  const int64_t days = days_from_civil(year, static_cast<int>(month), static_cast<int>(day));
+  const int64_t days = days_from_civil(year, month, day);
   return ((days * 24 + hour) * 60 + minute) * 60000 + second * 1000 + ms;
 }
 

@@ -2,6 +2,7 @@
 // (homes → host roots → tasks/), never the whole tree.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -102,6 +103,8 @@ struct ScanReport {
   std::vector<RootRecord> roots;
   std::vector<FileParseRecord> files;
   std::vector<std::string> errors;
+  // Called when a source file is done (after its line is added to `files`): the run's progress display.
+  std::function<void(const FileParseRecord&)> file_done;
 };
 
 struct ScanOptions {

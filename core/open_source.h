@@ -58,6 +58,7 @@ class OpenSource {
     }
     out_.end_source(record_.sha256);
     report_.files.push_back(std::move(record_));
+    if (report_.file_done) report_.file_done(report_.files.back());
   }
   RowSink& out_;
   ScanReport& report_;

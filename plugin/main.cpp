@@ -1,11 +1,13 @@
 // roo-ingest: every trace the Roo Code agent left on a drive, as timeline rows.
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 
 #include "plugin/formats/derive.h"
+#include "plugin/progress.h"
 #include "plugin/run.h"
 
 int main(int argc, char** argv) {
@@ -45,6 +47,7 @@ Examples:
   roo-ingest disk.001 -o out/                    # split raw, given the first segment
   roo-ingest disk.raw -o out/ --native           # keep each record's verbatim JSON in the rows
   roo-ingest --dir /mnt/triage/C -o out/         # a triage collection or a mounted image
+  roo-ingest suspect.E01 -o out/ --progress=json # progress as JSON lines on stderr, for a wrapper
   roo-ingest suspect.E01 -o out/ --format timesketch,sqlite    # only these (plus rows.jsonl, report.json)
   roo-ingest suspect.E01 -o out/ --tz Europe/Berlin            # l2t.csv, rows.csv, report.html in Berlin time
   cat <(fls -r -m / suspect.E01) out/roo.body | mactime -d -y    # one timeline with the file system
@@ -64,6 +67,13 @@ could be opened at all (not a disk image, encrypted or damaged; see report.json)
   app.add_flag("--force", opts.force, "Write into a non-empty OUTDIR (files of the same names are replaced)");
   app.add_flag("--native", opts.native, "Add each record's verbatim JSON to its rows as `native`");
   app.add_flag("-q,--quiet", opts.quiet, "No progress on stderr and no summary on stdout");
+  std::string progress = "auto";
+  app.add_option("--progress", progress,
+                 "How progress is shown on stderr (phase, files and bytes done, rate, ETA when the total is known): "
+                 "auto (one line updated in place on a terminal, else plain), plain (a line every 5 s), json (one "
+                 "JSON object per line, for wrappers such as the Autopsy module)")
+      ->check(CLI::IsMember({"auto", "plain", "json"}))
+      ->type_name("MODE");
   std::string format_list = "all";
   std::string format_help = "Outputs to write: a comma list of these names, or all (the default). rows.jsonl and "
                             "report.json are written whatever the list says: every other format is derived from "
@@ -87,6 +97,11 @@ could be opened at all (not a disk image, encrypted or damaged; see report.json)
     return app.exit(e) == 0 ? 0 : roo::kExitUsage;
   }
   opts.isolate = !no_isolate;
+  roo::progress_init(opts.quiet             ? roo::ProgressMode::off
+                     : progress == "json"   ? roo::ProgressMode::json
+                     : progress == "plain"  ? roo::ProgressMode::plain
+                     : isatty(STDERR_FILENO) ? roo::ProgressMode::terminal
+                                            : roo::ProgressMode::plain);
   std::string error;
   const auto formats = roo::parse_format_list(format_list, &error);
   if (!formats) {

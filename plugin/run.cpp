@@ -22,6 +22,7 @@
 #include "core/folder_evidence.h"
 #include "core/row_writer.h"
 #include "plugin/body_file.h"
+#include "plugin/progress.h"
 #include "plugin/formats/derive.h"
 #include "plugin/formats/display_time.h"
 #include "plugin/report.h"
@@ -33,9 +34,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool g_quiet = false;
+// The run's own messages (what is opened, each partition's outcome): shown in the plain and terminal progress modes.
 void progress(const char* fmt, ...) {
-  if (g_quiet) return;
+  if (progress_mode() != ProgressMode::plain && progress_mode() != ProgressMode::terminal) return;
   va_list ap;
   va_start(ap, fmt);
   std::fputs("roo-ingest: ", stderr);
@@ -143,10 +144,21 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     ScanOptions scan;
     scan.native = opts.native;
     scan.scratch_dir = paths.rows.parent_path().string();  // the output's work directory, never the evidence's
+    const std::string where = job.partition ? "partition " + std::to_string(job.index) + " (" + part.fs_type + ")"
+                                            : std::string("folder");
+    int64_t files = 0;
+    uint64_t bytes = 0;
+    part.scan.file_done = [&](const FileParseRecord& f) {
+      ++files;
+      bytes += f.bytes;
+      progress_update("parsing", where, files, "files", bytes, std::nullopt);
+    };
     if (job.custom)
       scan_custom_storage_path(*view, *job.custom, pipeline, part.scan, scan);
     else
       scan_file_system(*view, pipeline, part.scan, scan);
+    progress_update("parsing", where, files, "files", bytes, std::nullopt, true);
+    part.scan.file_done = nullptr;
     part.status = jsonl.ok() && body_file.ok() ? "parsed" : "failed";
     if (part.status == "failed") part.reason = "writing rows failed (disk full?)";
   }
@@ -338,7 +350,6 @@ RunReport::Outputs outputs_report(const RunOptions& opts, const RunReport& repor
 }  // namespace
 
 int run(const RunOptions& opts) {
-  g_quiet = opts.quiet;
   const fs::path out = opts.out_dir;
   std::string error;
   if (!time_zone_exists(opts.display_tz, &error)) return fail(kExitUsage, error);  // before any work, not after it
@@ -475,7 +486,14 @@ int run(const RunOptions& opts) {
     ctx.display_tz = opts.display_tz;
     ctx.report_json = run_report_json(report);
     ctx.tool_version = ROO_INGEST_VERSION;
-    if (!derive_outputs(rows_tmp, work, derived_formats, ctx, &derived, &error)) return fail(kExitInternal, error);
+    std::error_code size_ec;
+    const uint64_t rows_bytes = fs::file_size(rows_tmp, size_ec);
+    auto shown = [&](uint64_t done, int64_t rows, bool last) {
+      progress_update("writing formats", "from rows.jsonl", rows, "rows", done,
+                      size_ec ? std::nullopt : std::optional<uint64_t>(rows_bytes), last);
+    };
+    if (!derive_outputs(rows_tmp, work, derived_formats, ctx, &derived, &error, shown))
+      return fail(kExitInternal, error);
   }
   report.outputs = outputs_report(opts, report, derived);
   if (!write_file(report_tmp, run_report_json(report))) return fail(kExitInternal, "cannot write report.json");

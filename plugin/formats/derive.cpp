@@ -96,7 +96,7 @@ class LineReader {
 }  // namespace
 
 bool derive_outputs(const fs::path& rows_jsonl, const fs::path& dir, const std::set<std::string>& formats,
-                    const FormatContext& ctx, DeriveResult* result, std::string* error) {
+                    const FormatContext& ctx, DeriveResult* result, std::string* error, const DeriveProgress& progress) {
   // The display zone is set for the whole pass (and the process's TZ put back after it): declared before the
   // writers, so it outlives them.
   std::unique_ptr<DisplayZone> zone;
@@ -131,7 +131,10 @@ bool derive_outputs(const fs::path& rows_jsonl, const fs::path& dir, const std::
     *error = "cannot read " + rows_jsonl.string() + ": " + std::strerror(errno);
     return false;
   }
+  uint64_t bytes_read = 0;
   while (auto line = in.next()) {
+    bytes_read += line->size() + 1;
+    if (progress && (result->rows_read & 1023) == 0) progress(bytes_read, result->rows_read, false);
     if (line->empty()) continue;
     rapidjson::Document row;  // one per line: its allocator frees the line's values when it goes
     // core's parser converts numbers exactly (RapidJSON's own conversion can be off in the last place), so a number
@@ -148,6 +151,7 @@ bool derive_outputs(const fs::path& rows_jsonl, const fs::path& dir, const std::
     *error = "cannot read " + rows_jsonl.string() + ": " + std::strerror(errno);
     return false;
   }
+  if (progress) progress(bytes_read, result->rows_read, true);
 
   bool ok = true;
   for (Selected& s : selected) {

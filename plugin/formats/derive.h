@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -47,8 +48,10 @@ bool is_derived_format(const std::string& name);
 
 // Reads rows_jsonl line by line (one line in memory at a time) and writes each selected derived format into dir
 // under its final file name. False, with *error, when an output could not be written.
+// progress, when given, is called as lines are read: bytes of rows.jsonl read, rows read, and last = the end.
+using DeriveProgress = std::function<void(uint64_t bytes_read, int64_t rows, bool last)>;
 bool derive_outputs(const std::filesystem::path& rows_jsonl, const std::filesystem::path& dir,
                     const std::set<std::string>& formats, const FormatContext& ctx, DeriveResult* result,
-                    std::string* error);
+                    std::string* error, const DeriveProgress& progress = {});
 
 }  // namespace roo

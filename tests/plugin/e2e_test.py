@@ -274,6 +274,32 @@ class E2E(unittest.TestCase):
                 with open(os.path.join(out, file), "rb") as f:
                     self.assertNotIn(b"PLANTED", f.read(), f"{name}/{file}")
 
+    # Issue 6: progress on stderr. --progress=json gives one JSON object per line (for wrappers): a parsing line per
+    # file system and a writing line whose bytes reach rows.jsonl's size, with an ETA once the total is known;
+    # plain mode gives readable lines; --quiet gives nothing at all.
+    def test_progress(self):
+        out, proc = self.run_tool(images("demo.E01"), "--progress=json", quiet=False)
+        events = [json.loads(line) for line in proc.stderr.splitlines()]  # every line is JSON
+        parsing = [e for e in events if e["progress"] == "parsing" and e["done"]]
+        self.assertEqual([e["where"] for e in parsing], ["partition 4 (ext4)", "partition 5 (ntfs)"])
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        files = [len(p["scan"]["files_parsed"]) for p in report["partitions"] if p.get("kind") == "allocated"]
+        self.assertEqual([e["files"] for e in parsing], files)
+        writing = [e for e in events if e["progress"] == "writing formats" and e["done"]]
+        self.assertEqual(len(writing), 1)
+        size = os.path.getsize(os.path.join(out, "rows.jsonl"))
+        self.assertEqual((writing[0]["bytes"], writing[0]["total_bytes"]), (size, size))
+        self.assertIsNotNone(writing[0]["eta_seconds"])
+        with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
+            self.assertEqual(writing[0]["rows"], sum(1 for _ in f))
+
+        _, proc = self.run_tool(images("demo.E01"), "--progress=plain", out_name="plain", quiet=False)
+        self.assertIn("roo-ingest: parsing partition 4 (ext4): 54 files", proc.stderr)
+        _, proc = self.run_tool(images("demo.E01"), "--progress=json", out_name="quiet", quiet=True)
+        self.assertEqual(proc.stderr, "")
+        _, proc = self.run_tool(images("demo.E01"), "--progress=loud", out_name="bad", quiet=False, check=False)
+        self.assertEqual(proc.returncode, 2)
+
     def test_errors(self):
         missing = os.path.join(self.tmp, "nope.E01")
         _, proc = self.run_tool(missing, check=False)

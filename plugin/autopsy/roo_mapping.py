@@ -729,14 +729,16 @@ def parse_progress_line(line):
             elif isinstance(obj.get("fraction"), (float,) + INTEGER_TYPES):
                 percent = obj["fraction"] * 100.0
             else:
-                for done, total in (("bytes_done", "bytes_total"), ("files_done", "files_total")):
+                # roo-ingest --progress=json: {"progress": phase, "where", "bytes", "total_bytes", "eta_seconds", ...}
+                for done, total in (("bytes", "total_bytes"), ("bytes_done", "bytes_total"),
+                                    ("files_done", "files_total")):
                     if is_integer(obj.get(done)) and is_integer(obj.get(total)) and obj[total] > 0:
                         percent = 100.0 * obj[done] / obj[total]
                         break
             if percent is not None:
                 percent = int(max(0, min(100, percent)))
             words = []
-            for k in ("phase", "message", "path"):
+            for k in ("progress", "where", "phase", "message", "path"):
                 if isinstance(obj.get(k), STRING_TYPES) and obj[k]:
                     words.append(obj[k])
             eta = obj.get("eta_seconds", obj.get("eta_s"))

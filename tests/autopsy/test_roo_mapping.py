@@ -351,6 +351,19 @@ class Running(unittest.TestCase):
         self.assertIn("--native", m.build_command("r", ["a"], "o", extra_args=["--native"]))
         self.assertEqual(m.build_command("r", ["a", "b"], "o", progress_json=True)[-3:], ["--progress=json", "a", "b"])
 
+    def test_real_json_progress_lines(self):
+        """The binary's own --progress=json lines: a percent once a total is known, the phase in the message."""
+        out = os.path.join(self.tmp, "progress")
+        proc = subprocess.run([common.BINARY, "--progress=json", *common.image_paths("demo"), "-o", out],
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        parsed = [m.parse_progress_line(line) for line in proc.stderr.splitlines()]
+        self.assertTrue(parsed)
+        self.assertTrue(all(message.startswith("roo-ingest: ") for _, message in parsed))
+        self.assertIn((None, "roo-ingest: parsing partition 4 (ext4)"), parsed)
+        writing = [(p, msg) for p, msg in parsed if msg.startswith("roo-ingest: writing formats")]
+        self.assertEqual(writing[-1][0], 100)  # the last line: all of rows.jsonl read
+
     def test_exit_codes_match_the_binary(self):
         """EXIT_CODES covers every code the binary's --help lists, and a real failure is reported as one."""
         proc = subprocess.run([common.BINARY, "--help"], capture_output=True, text=True)

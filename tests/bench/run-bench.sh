@@ -175,6 +175,9 @@ for part in rep["partitions"]:
         print(sys.argv[2] + f["path"])
 EOF
 
+# A previous run with more rounds leaves baseline.N.txt files this one does not write: the figures read below must
+# be this run's only.
+rm -f "$WORKDIR"/baseline.*.txt
 log "warm-up round, then $REPEATS timed rounds (fls, roo-ingest image, roo-ingest --dir, baseline), best of each"
 measure_round warm
 BEST=() MAXRSS=()

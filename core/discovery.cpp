@@ -1,6 +1,7 @@
 #include "core/discovery.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "core/json_records.h"
@@ -202,33 +203,42 @@ bool check_task_id_time(const ParseContext& ctx, std::optional<int64_t> first_ts
   return true;
 }
 
-// The row of a name that has nothing to parse (EntryNote). Its time is the entry's own mtime: libtsk keeps a
-// deleted entry's times. It has no content digest: nothing was read.
-void emit_note(FileSystemView& fs, const EntryNote& note, const TaskIdentity& id, RowSink& out) {
-  const SourceRef source{&fs.volume(), note.file};
+// Emits one system row about a directory entry whose content is not read (so its source has no digest): fill sets
+// its time, text and fields.
+void emit_entry_row(FileSystemView& fs, const FileMeta& entry, const TaskIdentity& id, RowSink& out, const char* kind,
+                    const std::function<void(Row&)>& fill) {
+  const SourceRef source{&fs.volume(), entry};
   ParseContext ctx;
   ctx.identity = &id;
   ctx.source = &source;
-  ctx.file_name = note.file.name;
+  ctx.file_name = entry.name;
   ctx.sink = &out;
-  Row r = ctx.row(note.kind);
+  Row r = ctx.row(kind);
   r.role = "system";
-  if (note.temp) {
-    r.time_ms = note.temp->ms;
-    r.time_source = "file_name.epoch_ms";
-    r.text = std::string(note.temp->kind == "new" ? "next" : "previous") + " version of " + note.temp->base +
-             " left by a save (" + note.file.name + "): " + note.outcome;
-    r.set("temp_kind", note.temp->kind).set("base_file", note.temp->base);
-  } else {
-    ParseContext::stamp_file_time(r, note.file.mtime, "file.mtime");
-    const std::string what = note.kind == std::string_view("lock_dir") ? "lock directory"
-                             : note.file.is_dir                          ? "deleted directory"
-                                                                         : "deleted file";
-    r.text = what + " " + note.file.path + ": " + note.outcome;
-  }
-  r.set("entry_type", std::string(note.file.is_dir ? "directory" : "file")).set("entry_outcome", note.outcome);
+  fill(r);
   out.emit(std::move(r));
   out.end_source("");
+}
+
+// The row of a name that has nothing to parse (EntryNote). Its time is the entry's own mtime: libtsk keeps a
+// deleted entry's times. It has no content digest: nothing was read.
+void emit_note(FileSystemView& fs, const EntryNote& note, const TaskIdentity& id, RowSink& out) {
+  emit_entry_row(fs, note.file, id, out, note.kind, [&](Row& r) {
+    if (note.temp) {
+      r.time_ms = note.temp->ms;
+      r.time_source = "file_name.epoch_ms";
+      r.text = std::string(note.temp->kind == "new" ? "next" : "previous") + " version of " + note.temp->base +
+               " left by a save (" + note.file.name + "): " + note.outcome;
+      r.set("temp_kind", note.temp->kind).set("base_file", note.temp->base);
+    } else {
+      ParseContext::stamp_file_time(r, note.file.mtime, "file.mtime");
+      const std::string what = note.kind == std::string_view("lock_dir") ? "lock directory"
+                               : note.file.is_dir                          ? "deleted directory"
+                                                                           : "deleted file";
+      r.text = what + " " + note.file.path + ": " + note.outcome;
+    }
+    r.set("entry_type", std::string(note.file.is_dir ? "directory" : "file")).set("entry_outcome", note.outcome);
+  });
 }
 
 // The row that says a file is a safeWriteJson temp file, timed by the ms its name carries (roo-format.md §2.2).
@@ -529,15 +539,8 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
                            const std::optional<std::string>& user, RowSink& out, ScanReport& report,
                            const ScanOptions& opts) {
   constexpr const char* kSurface = "cli-ephemeral";
-  {
-    const TaskIdentity identity{kSurface, user, {}, {}, {}, {}};
-    const SourceRef source{&fs.volume(), dir};
-    ParseContext ctx;
-    ctx.identity = &identity;
-    ctx.source = &source;
-    ctx.sink = &out;
-    Row r = ctx.row("ephemeral_dir");
-    r.role = "system";
+  const TaskIdentity identity{kSurface, user, {}, {}, {}, {}};
+  emit_entry_row(fs, dir, identity, out, "ephemeral_dir", [&](Row& r) {
     r.time_ms = name_ms;
     r.time_source = "dir_name.epoch_ms";
     r.text = "roo --ephemeral storage " + dir.path +
@@ -545,9 +548,7 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
               : dir.reallocated  ? " deleted, and its metadata now belongs to another file: not read"
                                  : " deleted (the CLI removes it on exit); read from the names left");
     r.set("dir_name", dir.name).set("temp_dir", temp_dir).set("allocated", dir.name_allocated);
-    out.emit(std::move(r));
-    out.end_source("");
-  }
+  });
   if (dir.reallocated) return;  // what is below is another directory's
   const bool with_deleted = !dir.name_allocated;
   HomeTasks tasks;
@@ -640,24 +641,17 @@ bool scan_custom_storage_path(FileSystemView& fs, const CustomStoragePath& wante
     {
       // The finding as a row, so the timeline says where the tasks the setting moved are (the setting's own row, on
       // the other file system, could only say it was not there). Its source is the directory; it records no time.
-      TaskIdentity identity{wanted.surface, wanted.user, {}, {}, {}, {}};
-      SourceRef entry{&fs.volume(), *dir};
-      ParseContext ctx;
-      ctx.identity = &identity;
-      ctx.source = &entry;
-      ctx.sink = &out;
-      Row r = ctx.row("host_setting");
-      r.role = "system";
-      r.position.part_index = 0;
-      r.text = "host setting: roo-cline.customStoragePath=" + wanted.recorded_path + " (from " + wanted.settings_file +
-               " on another file system) is here at " + dir->path;
-      r.set("setting_key", std::string("roo-cline.customStoragePath"))
-          .set("setting_value", wanted.recorded_path)
-          .set("settings_file", wanted.settings_file)
-          .set("resolved_path", dir->path)
-          .set("resolution", std::string("found here, named on another file system"));
-      out.emit(std::move(r));
-      out.end_source("");
+      const TaskIdentity identity{wanted.surface, wanted.user, {}, {}, {}, {}};
+      emit_entry_row(fs, *dir, identity, out, "host_setting", [&](Row& r) {
+        r.position.part_index = 0;
+        r.text = "host setting: roo-cline.customStoragePath=" + wanted.recorded_path + " (from " + wanted.settings_file +
+                 " on another file system) is here at " + dir->path;
+        r.set("setting_key", std::string("roo-cline.customStoragePath"))
+            .set("setting_value", wanted.recorded_path)
+            .set("settings_file", wanted.settings_file)
+            .set("resolved_path", dir->path)
+            .set("resolution", std::string("found here, named on another file system"));
+      });
     }
     RooRoot root{wanted.surface, wanted.user, *dir, "customStoragePath in " + wanted.settings_file + " (another file system)"};
     process_root(fs, root, out, report, opts);

@@ -6,6 +6,7 @@
 
 #include "core/json_records.h"
 #include "core/sha256.h"
+#include "core/work_split.h"
 #include "core/open_source.h"
 #include "core/stores.h"
 #include "core/parsers/parsers.h"
@@ -130,8 +131,17 @@ void list_task_dir(FileSystemView& fs, TaskDir& td, int64_t& deleted_names) {
 
 }  // namespace
 
+uint64_t task_dir_bytes(const TaskDir& td) {
+  uint64_t n = 0;
+  for (const auto& [kind, f] : td.files) n += f.size.value_or(0);
+  for (const FileVersion& v : td.versions) n += v.file.size.value_or(0);
+  for (const FileMeta& f : td.command_outputs) n += f.size.value_or(0);
+  return n;
+}
+
 RootContents list_root(FileSystemView& fs, const RooRoot& root) {
   RootContents rc;
+  std::vector<FileMeta> deleted_indexes;
   // A deleted root (an ephemeral dir removed at exit) has only deleted names below it: they are read all the same.
   const bool with_deleted = !root.dir.name_allocated;
   for (const FileMeta& tasks : children(fs, root.dir, std::string(kTasksDir), true, with_deleted)) {
@@ -144,13 +154,19 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
         continue;
       }
       if (!e.is_dir) {
-        // Older versions of the index are listed, not yet read (their entries would repeat the live index's rows).
-        if (e.name == kTaskIndexFile && e.name_allocated)
+        // Older versions of the index are read as versions (issue 5); a deleted one stands in for a missing live one.
+        auto temp = parse_temp_file_name(e.name);
+        const bool index_temp = temp && temp->base == kTaskIndexFile;
+        if (e.name == kTaskIndexFile && e.name_allocated) {
           rc.index = std::move(e);
-        else if (auto temp = parse_temp_file_name(e.name); temp && temp->base == kTaskIndexFile)
-          rc.notes.push_back({std::move(e), "temp_file", "a version of tasks/_index.json: not read", std::move(temp)});
-        else if (e.name == kTaskIndexFile)
-          note_deleted(rc.notes, std::move(e), "a version of tasks/_index.json: not read");
+        } else if (e.name == kTaskIndexFile || index_temp) {
+          if (auto why = untrusted_content(e); why && !e.name_allocated)
+            note_deleted(rc.notes, std::move(e), *why);
+          else if (index_temp)
+            rc.index_versions.push_back({std::move(e), std::move(temp)});
+          else
+            deleted_indexes.push_back(std::move(e));
+        }
         continue;
       }
       // Roo's own reconciliation ignores names starting with '_' or '.' (roo-format.md §2.9).
@@ -165,6 +181,14 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
       rc.tasks.push_back(std::move(td));
     }
   }
+  for (FileMeta& f : deleted_indexes) {
+    if (!rc.index)
+      rc.index = std::move(f);
+    else
+      rc.index_versions.push_back({std::move(f), std::nullopt});
+  }
+  std::stable_sort(rc.index_versions.begin(), rc.index_versions.end(),
+                   [](const IndexVersion& a, const IndexVersion& b) { return a.file.name < b.file.name; });
   return rc;  // list_dir's order: by name, a live directory before a deleted one of the same name
 }
 
@@ -317,6 +341,56 @@ std::map<TaskFileKind, RecordFolds> fold_versions(FileSystemView& fs, const Task
   return folds;
 }
 
+// In front of the rows of a task whose directory is only a deleted name (issue 5): its task row says so, with
+// task_dir_present false (the caller's) and task_dir_deleted true, whichever file the row is made from.
+class DeletedTaskDirRows : public RowFilter {
+ public:
+  using RowFilter::RowFilter;
+
+ protected:
+  void adapt(Row& row) override {
+    if (row.kind == "task") row.set("task_dir_deleted", true);
+  }
+};
+
+// In front of an index parse that keeps every entry's text (the index's versions are folded by it): the rows keep
+// their verbatim record only with --native.
+class WithoutNative : public RowFilter {
+ public:
+  WithoutNative(RowSink& out, bool keep) : RowFilter(out), keep_(keep) {}
+
+ protected:
+  void adapt(Row& row) override {
+    if (!keep_) row.native.reset();
+  }
+
+ private:
+  bool keep_;
+};
+
+// The entries of an _index.json, each with its verbatim text (what its versions are folded by, issue 5).
+std::vector<IndexEntry> read_index_entries(HashingStream& in, const ParseContext& ctx) {
+  WithoutNative sink(*ctx.sink, ctx.native);
+  ParseContext c = ctx;
+  c.native = true;
+  c.sink = &sink;
+  return parse_task_index(in, c);
+}
+
+// The entries of an index version, read without rows (its rows are made when it is parsed as a source).
+std::vector<IndexEntry> index_entries_of(FileSystemView& fs, const FileMeta& file) {
+  auto bytes = fs.open(file);
+  if (!bytes) return {};
+  HashingStream in(*bytes);
+  struct Discard : RowSink {
+    void emit(const Row&) override {}
+  } discard;
+  ParseContext ctx;
+  ctx.file_name = std::string(kTaskIndexFile);
+  ctx.sink = &discard;
+  return read_index_entries(in, ctx);
+}
+
 const char* report_kind(TaskFileKind kind) {
   switch (kind) {
     case TaskFileKind::ui_messages: return "ui_messages";
@@ -335,6 +409,11 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
                                    const ScanOptions& opts) {
   const bool native = opts.native;
   RootContents rc = list_root(fs, root);
+  if (report.bytes_planned) {  // the progress display's total: what this root's task files and index hold
+    uint64_t bytes = rc.index ? rc.index->size.value_or(0) : 0;
+    for (const TaskDir& td : rc.tasks) bytes += task_dir_bytes(td);
+    report.bytes_planned(bytes);
+  }
   report.roots.push_back({root.surface, root.user, root.dir.path, static_cast<int64_t>(rc.tasks.size()),
                           rc.deleted_names, root.found_by});
 
@@ -347,7 +426,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     {
       OpenSource src(fs, *rc.index, &root_identity, out, report, native, "task_index");
       if (HashingStream* in = src.stream()) {
-        index_entries = parse_task_index(*in, src.ctx);
+        index_entries = read_index_entries(*in, src.ctx);
         ParseStats s;  // bad entries gave their own parser_error rows; the report counts the good ones
         s.records = s.good_records = static_cast<int64_t>(index_entries.size());
         src.add_stats(s);
@@ -359,32 +438,63 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       if (e.item.id) index_by_id.emplace(*e.item.id, &e);
   }
   std::set<std::string> task_dirs;
-  for (const TaskDir& td : rc.tasks) task_dirs.insert(td.dir.name);
+  std::map<std::string, bool> task_dir_live;  // by name: whether an allocated directory of that name is there
+  for (const TaskDir& td : rc.tasks) {
+    task_dirs.insert(td.dir.name);
+    task_dir_live[td.dir.name] = task_dir_live[td.dir.name] || td.dir.name_allocated;
+  }
+  // The index's versions (issue 5): an entry whose bytes the index also holds is folded into it, like a task file's
+  // version's records; the index's row of that entry names the versions in also_in.
+  RecordFolds index_folds;
+  if (!rc.index_versions.empty()) {
+    for (const IndexEntry& e : index_entries) index_folds.live.insert(sha256_hex(e.text));
+    for (const IndexVersion& v : rc.index_versions) {
+      const char* recovery = recovery_name(v.temp ? Recovery::temp_leftover : v.file.recovery);
+      for (const IndexEntry& e : index_entries_of(fs, v.file))
+        if (std::string d = sha256_hex(e.text); index_folds.live.count(d))
+          index_folds.in_versions[d].push_back({v.file.path, v.file.inode, recovery, e.record_index});
+    }
+  }
   // A task row made from an index entry: the index file is its source, already hashed above.
-  auto emit_from_index = [&](const IndexEntry& e, const TaskIdentity& id, bool dir_present) {
+  auto emit_from_index = [&](const IndexEntry& e, const TaskIdentity& id, bool dir_present, bool dir_deleted = false) {
+    DeletedTaskDirRows marked(out);
     ParseContext ctx;
     ctx.identity = &id;
     ctx.source = &index_source;
     ctx.file_name = std::string(kTaskIndexFile);
     ctx.native = native;
-    ctx.sink = &out;
+    ctx.sink = dir_deleted ? static_cast<RowSink*>(&marked) : &out;
+    ctx.folds = &index_folds;
+    ctx.folds_are_live = true;
     JsonRecord pos;
     pos.index = e.record_index;
+    pos.text_sha256 = sha256_hex(e.text);
     if (native) pos.text = e.text;
     emit_task_row(e.item, ctx, "index", dir_present, &pos, task_dirs);
     out.end_source(index_sha);
   };
 
-  for (const TaskDir& td : rc.tasks) {
+  // --threads: each task directory is a work unit, done by the worker that claims it first; the workers try the
+  // largest first so none is left with a big one at the end (core/work_split.h). Rows still come out in name order.
+  std::vector<size_t> order(rc.tasks.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const int64_t first_unit = opts.split ? opts.split->reserve_task_units(rc.tasks, order) : 0;
+  for (const size_t task_number : order) {
+    const TaskDir& td = rc.tasks[task_number];
+    if (opts.split && !opts.split->claim_task_unit(first_unit + static_cast<int64_t>(task_number))) continue;
     TaskIdentity id = root_identity;
     id.session_id = td.dir.name;  // seed 002 Identity: the directory name is the session id
 
     auto found = index_by_id.find(td.dir.name);
     const IndexEntry* indexed = found == index_by_id.end() ? nullptr : found->second;
 
+    // A deleted task directory is there only as a deleted name: its task row says so.
+    const bool dir_live = td.dir.name_allocated;
+    DeletedTaskDirRows marked(out);
     bool task_row_done = false;
     if (auto it = td.files.find(TaskFileKind::history_item); it != td.files.end()) {
       OpenSource src(fs, it->second, &id, out, report, native, "history_item");
+      if (!dir_live) src.ctx.sink = &marked;
       std::optional<HistoryItem> item;
       std::string text;
       if (HashingStream* in = src.stream()) item = parse_history_item_file(*in, src.ctx, &text);
@@ -392,7 +502,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
         task_row_done = true;
         // The task's rows point at `id`: it is filled in before the first of them (the task row) is emitted.
         apply_history(id, &*item, indexed ? &indexed->item : nullptr);
-        emit_task_row(*item, src.ctx, "history_item", true, nullptr, task_dirs, &text);
+        emit_task_row(*item, src.ctx, "history_item", dir_live, nullptr, task_dirs, &text);
         if (item->id && *item->id != td.dir.name) {
           // Both ids are kept; the directory name stays the session id (seed 002).
           Row r = src.ctx.row("identity_conflict");
@@ -409,7 +519,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     }
     if (!task_row_done && indexed) {  // no history_item.json, or one that could not be read
       apply_history(id, nullptr, &indexed->item);
-      emit_from_index(*indexed, id, true);
+      emit_from_index(*indexed, id, dir_live, !dir_live);
     }
 
     const std::map<TaskFileKind, RecordFolds> folds = fold_versions(fs, td);
@@ -471,8 +581,9 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       switch (v.kind) {
         case TaskFileKind::history_item: {
           std::string text;
+          if (!dir_live) src.ctx.sink = &marked;
           if (auto item = parse_history_item_file(*in, src.ctx, &text))
-            emit_task_row(*item, src.ctx, "history_item", true, nullptr, task_dirs, &text);
+            emit_task_row(*item, src.ctx, "history_item", dir_live, nullptr, task_dirs, &text);
           break;
         }
         case TaskFileKind::api_history:
@@ -486,7 +597,43 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     }
     for (const EntryNote& note : td.notes) emit_note(fs, note, id, out);
   }
+  if (opts.split && !rc.tasks.empty()) opts.split->enter_shared_unit();  // what follows is worker 0's
   for (const EntryNote& note : rc.notes) emit_note(fs, note, root_identity, out);
+
+  // Other versions of the index (a deleted copy, a temp file of a save), by name: each entry the index does not
+  // hold gives its task row, with this copy as source (an older state of a task, or a task the index lost).
+  for (const IndexVersion& v : rc.index_versions) {
+    FileMeta meta = v.file;
+    if (v.temp) meta.recovery = Recovery::temp_leftover;
+    OpenSource src(fs, meta, &root_identity, out, report, native, "task_index");
+    if (v.temp) emit_temp_file_row(src.ctx, *v.temp);
+    HashingStream* in = src.stream();
+    if (!in) continue;
+    const std::vector<IndexEntry> entries = read_index_entries(*in, src.ctx);
+    ParseStats s;
+    s.records = s.good_records = static_cast<int64_t>(entries.size());
+    for (const IndexEntry& e : entries) {
+      if (index_folds.live.count(sha256_hex(e.text))) {
+        ++s.version_folded;
+        continue;
+      }
+      TaskIdentity id = root_identity;
+      id.session_id = e.item.id;
+      apply_history(id, nullptr, &e.item);
+      const auto dir = e.item.id ? task_dir_live.find(*e.item.id) : task_dir_live.end();
+      const bool present = dir != task_dir_live.end() && dir->second;
+      const bool deleted = dir != task_dir_live.end() && !dir->second;
+      DeletedTaskDirRows marked(out);
+      ParseContext ctx = src.ctx;
+      ctx.identity = &id;
+      if (deleted) ctx.sink = &marked;
+      JsonRecord pos;
+      pos.index = e.record_index;
+      if (native) pos.text = e.text;
+      emit_task_row(e.item, ctx, "index", present, &pos, task_dirs);
+    }
+    src.add_stats(s);
+  }
 
   // Tasks the index still lists but whose directory is gone: the index is all that is left of them.
   for (const IndexEntry& e : index_entries) {
@@ -552,10 +699,14 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
   if (dir.reallocated) return;  // what is below is another directory's
   const bool with_deleted = !dir.name_allocated;
   HomeTasks tasks;
-  UserWordsCollector collect(out, tasks);
+  UserWordsCollector collect(out, tasks, opts.split ? opts.split->unit_ptr() : nullptr);
   for (FileMeta& storage : children(fs, dir, "global-storage", true, with_deleted)) {
     RooRoot root{kSurface, user, std::move(storage), "roo --ephemeral dir " + dir.path};
     tasks.task_ids_by_root[root.dir.path] = process_root(fs, root, collect, report, opts);
+  }
+  if (opts.split) {  // the stores below are worker 0's, and need every worker's tasks (core/work_split.h)
+    opts.split->share_home_tasks(tasks);
+    if (opts.split->worker() != 0) return;
   }
   for (const StorePattern& sp : store_patterns()) {
     if (sp.segments.empty() || sp.segments.front() != kCliStorageDir) continue;
@@ -586,6 +737,156 @@ void scan_temp_locations(FileSystemView& fs, RowSink& out, ScanReport& report, c
 
 }  // namespace
 
+std::optional<OrphanKind> orphan_kind_by_name(std::string_view name) {
+  OrphanKind k;
+  std::string_view base = name;
+  if (auto temp = parse_temp_file_name(name)) {
+    k.temp = std::move(temp);
+    base = k.temp->base;
+  }
+  if (base == kTaskIndexFile) {
+    k.is_index = true;
+    return k;
+  }
+  k.kind = task_file_kind(base);
+  if (k.kind == TaskFileKind::unknown) return std::nullopt;
+  return k;
+}
+
+bool is_made_up_orphan_name(std::string_view name) {
+  constexpr std::string_view prefix = "OrphanFile-";
+  if (!starts_with(name, prefix) || name.size() == prefix.size()) return false;
+  return std::all_of(name.begin() + prefix.size(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::optional<OrphanKind> orphan_kind_by_content(std::string_view b) {
+  auto has = [&](std::string_view s) { return b.find(s) != std::string_view::npos; };
+  OrphanKind k;
+  k.decided_by = "content";
+  if (starts_with(b, R"([{"ts":)") && (has(R"("type":"say")") || has(R"("type":"ask")")))
+    k.kind = TaskFileKind::ui_messages;
+  else if (starts_with(b, R"([{"role":"user")") || starts_with(b, R"([{"role":"assistant")"))
+    k.kind = TaskFileKind::api_history;
+  else if (starts_with(b, R"({"id":")") && has(R"("ts":)") && has(R"("task":)"))
+    k.kind = TaskFileKind::history_item;
+  else if (starts_with(b, R"({"files_in_context":)"))
+    k.kind = TaskFileKind::task_metadata;
+  else if (starts_with(b, R"({"version":1,)") && has(R"("entries":)"))
+    k.is_index = true;
+  else
+    return std::nullopt;
+  return k;
+}
+
+namespace {
+
+// How much of a nameless orphan is read to tell its kind: enough for a HistoryItem's id, parent ids, number and ts.
+constexpr size_t kOrphanSniffBytes = 512;
+
+// The kind of one orphan: its name when it kept one; the opening bytes of a libtsk OrphanFile-<inode>.
+std::optional<OrphanKind> orphan_kind(FileSystemView& fs, const FileMeta& f) {
+  if (auto k = orphan_kind_by_name(f.name)) return k;
+  if (!is_made_up_orphan_name(f.name) || (f.size && *f.size == 0)) return std::nullopt;
+  auto bytes = fs.open(f);
+  if (!bytes) return std::nullopt;
+  char buf[kOrphanSniffBytes];
+  const int64_t n = bytes->read_at(0, buf, sizeof buf);
+  if (n <= 0) return std::nullopt;
+  return orphan_kind_by_content(std::string_view(buf, static_cast<size_t>(n)));
+}
+
+std::string orphan_kind_file_name(const OrphanKind& k) {
+  if (k.is_index) return std::string(kTaskIndexFile);
+  switch (k.kind) {
+    case TaskFileKind::ui_messages: return "ui_messages.json";
+    case TaskFileKind::api_history: return "api_conversation_history.json";
+    case TaskFileKind::legacy_claude_messages: return "claude_messages.json";
+    case TaskFileKind::history_item: return "history_item.json";
+    case TaskFileKind::task_metadata: return "task_metadata.json";
+    case TaskFileKind::unknown: break;
+  }
+  return "unknown";
+}
+
+// One Roo orphan: its orphan_file row, then its rows as its kind. Its identity has no surface, user or task (the
+// path that said them is gone); a HistoryItem (or an index entry) names its own task, and only then is it set.
+void process_orphan(FileSystemView& fs, const FileMeta& file, const OrphanKind& k, RowSink& out, ScanReport& report,
+                    const ScanOptions& opts) {
+  TaskIdentity id;
+  const std::string as = orphan_kind_file_name(k);
+  OpenSource src(fs, file, &id, out, report, opts.native, k.is_index ? "task_index" : report_kind(k.kind));
+  {
+    Row r = src.ctx.row("orphan_file");
+    r.role = "system";
+    std::string how = k.decided_by == std::string_view("content")
+                          ? "kind from its opening bytes (libtsk made up its name)"
+                          : "kind from its name";
+    if (k.temp) {
+      r.time_ms = k.temp->ms;
+      r.time_source = "file_name.epoch_ms";
+      r.set("temp_kind", k.temp->kind).set("base_file", k.temp->base);
+      how += ", a " + std::string(k.temp->kind == "new" ? "next" : "previous") + " version left by a save";
+    } else {
+      ParseContext::stamp_file_time(r, file.mtime, "file.mtime");
+    }
+    r.text = "orphan file " + file.path + " (metadata " + std::to_string(file.inode.value_or(0)) +
+             ", no directory names it): read as " + as + ", " + how;
+    r.set("orphan_kind", as).set("kind_decided_by", std::string(k.decided_by));
+    out.emit(std::move(r));
+  }
+  HashingStream* in = src.stream();
+  if (!in) return;
+  if (k.is_index) {
+    const std::vector<IndexEntry> entries = parse_task_index(*in, src.ctx);
+    ParseStats s;
+    s.records = s.good_records = static_cast<int64_t>(entries.size());
+    src.add_stats(s);
+    for (const IndexEntry& e : entries) {
+      TaskIdentity eid;
+      eid.session_id = e.item.id;
+      apply_history(eid, nullptr, &e.item);
+      ParseContext ctx = src.ctx;
+      ctx.identity = &eid;
+      JsonRecord pos;
+      pos.index = e.record_index;
+      if (opts.native) pos.text = e.text;
+      emit_task_row(e.item, ctx, "index", false, &pos, {});
+    }
+    return;
+  }
+  switch (k.kind) {
+    case TaskFileKind::history_item: {
+      std::string text;
+      if (auto item = parse_history_item_file(*in, src.ctx, &text)) {
+        id.session_id = item->id;  // the content's own id: the only task an orphan can name (no path says one)
+        apply_history(id, &*item, nullptr);
+        emit_task_row(*item, src.ctx, "history_item", false, nullptr, {}, &text);
+      }
+      break;
+    }
+    case TaskFileKind::api_history:
+    case TaskFileKind::legacy_claude_messages: src.add_stats(parse_api_history(*in, src.ctx)); break;
+    case TaskFileKind::ui_messages: src.add_stats(parse_ui_messages(*in, src.ctx, nullptr)); break;
+    case TaskFileKind::task_metadata: src.add_stats(parse_task_metadata(*in, src.ctx)); break;
+    case TaskFileKind::unknown: break;
+  }
+}
+
+}  // namespace
+
+void scan_orphans(FileSystemView& fs, RowSink& out, ScanReport& report, const ScanOptions& opts) {
+  OrphanScan scan;
+  const std::vector<FileMeta> orphans = fs.list_orphans();
+  scan.files_seen = static_cast<int64_t>(orphans.size());
+  for (const FileMeta& f : orphans) {
+    auto k = orphan_kind(fs, f);
+    if (!k) continue;
+    ++scan.roo_files_parsed;
+    process_orphan(fs, f, *k, out, report, opts);
+  }
+  report.orphans = scan;
+}
+
 void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, const ScanOptions& opts) {
   report.root_patterns = static_cast<int64_t>(root_patterns().size());
   std::set<std::string> seen_homes, seen_roots, seen_stores;  // a place matched by two patterns is read once
@@ -595,7 +896,7 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
       if (!seen_homes.insert(home.path).second) continue;
       report.homes_searched.push_back(home.path);
       HomeTasks tasks;
-      UserWordsCollector collect(out, tasks);
+      UserWordsCollector collect(out, tasks, opts.split ? opts.split->unit_ptr() : nullptr);
       std::vector<RooRoot> roots;
       for (const RootPattern& rp : root_patterns())
         for (FileMeta& dir : resolve(fs, home, rp.segments)) roots.push_back({rp.surface, home.name, std::move(dir)});
@@ -604,6 +905,10 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
       for (const RooRoot& root : roots)
         if (seen_roots.insert(root.dir.path).second)
           tasks.task_ids_by_root[root.dir.path] = process_root(fs, root, collect, report, opts);
+      if (opts.split) {  // the stores below are worker 0's, and need every worker's tasks (core/work_split.h)
+        opts.split->share_home_tasks(tasks);
+        if (opts.split->worker() != 0) continue;
+      }
       // A custom storage path holds the settings folder too (roo-format.md §1.2): its MCP settings come first.
       for (const RooRoot& root : custom_roots)
         read_root_mcp_settings(fs, root, out, report, opts, tasks, &seen_stores);
@@ -628,6 +933,9 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
     }
   }
   scan_temp_locations(fs, out, report, opts);
+  // Orphans are worker 0's (the work after the last task directory is), and libtsk's hunt for them is costly: the
+  // other workers skip it.
+  if (opts.deep && (!opts.split || opts.split->worker() == 0)) scan_orphans(fs, out, report, opts);
   for (const std::string& e : fs.errors()) report.errors.push_back(e);
 }
 

@@ -47,9 +47,17 @@ struct TaskDir {
   std::vector<EntryNote> notes;
 };
 
+// A copy of tasks/_index.json other than the one read as the root's index: a deleted one, or a safeWriteJson temp
+// file of it (issue 5). Parsed as an index; entries identical to the index's are folded into it.
+struct IndexVersion {
+  FileMeta file;
+  std::optional<TempFileName> temp;
+};
+
 struct RootContents {
   std::vector<TaskDir> tasks;  // sorted by directory name (a deleted directory after a live one of the same name)
-  std::optional<FileMeta> index;
+  std::optional<FileMeta> index;  // the allocated _index.json, else a deleted one (a deleted root's only index)
+  std::vector<IndexVersion> index_versions;  // every other copy of it, by name
   std::vector<EntryNote> notes;  // in tasks/ itself (a deleted _index.json, an _index.json.lock, index temp files)
   int64_t deleted_names = 0;     // deleted names seen under tasks/
 };
@@ -65,6 +73,8 @@ std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const s
 
 // The task directories and index of one root.
 RootContents list_root(FileSystemView& fs, const RooRoot& root);
+// The bytes of every file a task directory's parse reads (its own files, versions, command outputs).
+uint64_t task_dir_bytes(const TaskDir& td);
 
 // What was searched and found in one file system, for the run report.
 struct FileParseRecord {
@@ -95,6 +105,12 @@ struct CustomStoragePath {
   std::string found_at;  // the directory's path in the file system that holds it
 };
 
+// --deep's look through $OrphanFiles (issue 5): how many orphan files libtsk listed, how many were read as Roo files.
+struct OrphanScan {
+  int64_t files_seen = 0;
+  int64_t roo_files_parsed = 0;
+};
+
 struct ScanReport {
   std::vector<std::string> homes_searched;
   std::vector<std::string> temp_dirs_searched;  // temp locations looked through for roo --ephemeral dirs
@@ -103,15 +119,47 @@ struct ScanReport {
   std::vector<RootRecord> roots;
   std::vector<FileParseRecord> files;
   std::vector<std::string> errors;
+  std::optional<OrphanScan> orphans;  // set when --deep looked through $OrphanFiles
+  std::string carving_json;  // --deep: plugin/carving.cpp's counts (CarveStats::to_json), written as scan.carving
   // Called when a source file is done (after its line is added to `files`): the run's progress display.
   std::function<void(const FileParseRecord&)> file_done;
+  // Called when a root's contents are listed, with the bytes of its task files and index: the progress total.
+  std::function<void(uint64_t)> bytes_planned;
 };
+
+class WorkSplit;  // core/work_split.h
 
 struct ScanOptions {
   bool native = false;      // copy each record's verbatim text into its rows (--native)
+  // --threads: this worker's share of the file system's tasks; null when one worker does everything.
+  WorkSplit* split = nullptr;
   std::string scratch_dir;  // a private directory for copies SQLite needs (never beside the evidence); empty: none,
                             // and state.vscdb files are reported as not read
+  bool deep = false;        // --deep: also read the Roo files among the file system's orphans (issue 5)
 };
+
+// What an orphan file is read as (issue 5 --deep): a Roo file kind, and how that was decided. Its directory is gone,
+// so only its name (NTFS and FAT keep it) or, for the OrphanFile-<inode> names libtsk makes up (ext4 keeps no name
+// in the inode), its opening bytes can say.
+struct OrphanKind {
+  TaskFileKind kind = TaskFileKind::unknown;  // unknown with is_index: tasks/_index.json
+  bool is_index = false;
+  const char* decided_by = "file_name";       // or "content"
+  std::optional<TempFileName> temp;           // a safeWriteJson temp name (.<file>.new_/.bak_<ms>_<rand>.tmp)
+};
+// By name: a Roo task file, _index.json, or a temp name of one of them.
+std::optional<OrphanKind> orphan_kind_by_name(std::string_view name);
+// libtsk's name for an orphan whose name is lost: OrphanFile-<digits>.
+bool is_made_up_orphan_name(std::string_view name);
+// By the opening bytes Roo's compact JSON.stringify writes (roo-format.md §2.1–§2.9): [{"ts":…"type":"say"|"ask"
+// (ui_messages), [{"role":"user"|"assistant" (api history), {"id":"…"ts":…"task": (HistoryItem),
+// {"files_in_context": (task_metadata), {"version":1,…"entries": (_index.json).
+std::optional<OrphanKind> orphan_kind_by_content(std::string_view opening);
+
+// --deep: every orphan file of the file system whose name or opening says it is a Roo file, parsed as its kind with
+// recovery `orphan`, in metadata-address order, each after an `orphan_file` row saying what it is and how that was
+// decided. No surface, user or task comes from a path here: only a HistoryItem's own id names its task.
+void scan_orphans(FileSystemView& fs, RowSink& out, ScanReport& report, const ScanOptions& opts);
 
 // Parses every task of a root and writes its rows, file by file, through the writer. Returns the ids of the tasks
 // the root knows (its task directories and its index entries).

@@ -2,9 +2,6 @@
 
 #include <rapidjson/internal/dtoa.h>
 #include <rapidjson/internal/itoa.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include <cmath>
 
@@ -40,7 +37,8 @@ const std::string& sha_placeholder() {
 // unescaped, which is invalid JSON.)
 class JsonLine {
  public:
-  std::string out;
+  explicit JsonLine(std::string& o) : out(o) {}
+  std::string& out;  // appended to: RowWriter serialises straight into its pending rows, without a copy per row
 
   void StartObject() {
     out += '{';
@@ -71,25 +69,6 @@ class JsonLine {
   void Raw(std::string_view json) { out.append(json); }
 
  private:
-  // The first byte at or after p that JSON must escape ('"', '\\', or below 0x20), or end.
-  static const char* next_to_escape(const char* p, const char* end) {
-#if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), top_control = _mm_set1_epi8(0x1F);
-    for (; end - p >= 16; p += 16) {
-      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-      const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(b, top_control), top_control);  // b <= 0x1F, unsigned
-      const int hits = _mm_movemask_epi8(
-          _mm_or_si128(control, _mm_or_si128(_mm_cmpeq_epi8(b, quote), _mm_cmpeq_epi8(b, backslash))));
-      if (hits) return p + __builtin_ctz(static_cast<unsigned>(hits));
-    }
-#endif
-    for (; p < end; ++p) {
-      const auto c = static_cast<unsigned char>(*p);
-      if (c < 0x20 || c == '"' || c == '\\') return p;
-    }
-    return end;
-  }
-
   void escaped(std::string_view s) {
     static const char kHex[] = "0123456789ABCDEF";
     out.reserve(out.size() + s.size() + 2);
@@ -97,7 +76,7 @@ class JsonLine {
     const char* p = s.data();
     const char* const end = p + s.size();
     for (;;) {
-      const char* stop = next_to_escape(p, end);
+      const char* stop = json_string_stop(p, end);
       out.append(p, stop);
       if (stop == end) break;
       const auto c = static_cast<unsigned char>(*stop);
@@ -216,6 +195,18 @@ void put_source(Writer& w, const Row& row, size_t* sha_offset) {
   put_opt_int(w, "part_index", row.position.part_index);
   put_opt_int(w, "byte_offset", row.position.byte_offset);
   put_opt_int(w, "byte_length", row.position.byte_length);
+  if (!row.position.blocks.empty()) {  // carved records only, so every other row stays as it was
+    w.Key("blocks");
+    w.Raw("[");
+    for (size_t i = 0; i < row.position.blocks.size(); ++i) {
+      w.Raw(i ? ",[" : "[");
+      w.Int64(static_cast<int64_t>(row.position.blocks[i].first));
+      w.Raw(",");
+      w.Int64(static_cast<int64_t>(row.position.blocks[i].second));
+      w.Raw("]");
+    }
+    w.Raw("]");
+  }
   w.EndObject();
 }
 
@@ -251,9 +242,8 @@ std::string row_id(const Row& row) {
   return sha256_hex(key).substr(0, 32);
 }
 
-std::string row_to_json_line(const Row& row, size_t* sha_offset) {
-  Writer w;
-  w.out.reserve(1024);
+void append_row_json_line(const Row& row, std::string& out, size_t* sha_offset) {
+  Writer w(out);
   w.StartObject();
   w.Key("schema");
   w.String(kRowSchema);
@@ -267,7 +257,8 @@ std::string row_to_json_line(const Row& row, size_t* sha_offset) {
   w.Key("agent");
   w.String("roo-code");
   const TaskIdentity* id = row.identity;
-  put_opt_string(w, "surface", id ? std::optional<std::string>(id->surface) : std::nullopt);
+  // An empty surface is an unknown one (an orphan file: the path that said it is gone): null, as the contract wants.
+  put_opt_string(w, "surface", id && !id->surface.empty() ? std::optional<std::string>(id->surface) : std::nullopt);
   put_opt_string(w, "user", id ? id->user : std::nullopt);
   put_opt_string(w, "session_id", id ? id->session_id : std::nullopt);
   put_opt_string(w, "parent_session_id", id ? id->parent_session_id : std::nullopt);
@@ -286,7 +277,13 @@ std::string row_to_json_line(const Row& row, size_t* sha_offset) {
   }
   w.EndObject();
   w.out += '\n';
-  return std::move(w.out);
+}
+
+std::string row_to_json_line(const Row& row, size_t* sha_offset) {
+  std::string line;
+  line.reserve(1024);
+  append_row_json_line(row, line, sha_offset);
+  return line;
 }
 
 std::string sha256_json_value(const std::string& sha256_hex) {

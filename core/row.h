@@ -35,6 +35,9 @@ struct RecordPosition {
   std::optional<int64_t> part_index;    // one of several rows of the same kind from one block (files of a patch)
   std::optional<uint64_t> byte_offset;
   std::optional<uint64_t> byte_length;
+  // Carved records (issue 5): the file-system blocks their bytes lie in, as [first, last] ranges (byte_offset is then
+  // the image offset). Written only when set.
+  std::vector<std::pair<uint64_t, uint64_t>> blocks;
 };
 
 // Who the rows of one task belong to; copied onto every row of the task.
@@ -132,6 +135,8 @@ std::string row_id(const Row& row);
 // kShaPlaceholderLength bytes, at *sha_offset in the line, which is replaced once the whole source has been hashed
 // (RowWriter, or patch_sha256 on a string).
 std::string row_to_json_line(const Row& row, size_t* sha_offset = nullptr);
+// The same line appended to out; *sha_offset is then the placeholder's offset in out.
+void append_row_json_line(const Row& row, std::string& out, size_t* sha_offset = nullptr);
 inline constexpr size_t kShaPlaceholderLength = 66;  // the quoted 64-char value
 void patch_sha256(std::string& lines, const std::string& sha256_hex);
 // What replaces the placeholder: the quoted digest, or null padded with spaces to the same width when the source

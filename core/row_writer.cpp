@@ -9,9 +9,8 @@ namespace roo {
 
 void RowWriter::emit(const Row& row) {
   size_t sha_at = 0;
-  const std::string line = row_to_json_line(row, &sha_at);
-  pending_placeholders_.push_back(pending_.size() + sha_at);
-  pending_ += line;
+  append_row_json_line(row, pending_, &sha_at);
+  pending_placeholders_.push_back(sha_at);
   if (pending_.size() >= kMaxPendingBytes) spill();
 }
 

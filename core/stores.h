@@ -19,20 +19,27 @@ struct HomeTasks {
   // Every task's workspace and the surface of its first task: names the CLI's workspace-storage/<hash>, and leads
   // to the project's own .roo/mcp.json.
   std::map<std::string, std::string> project_paths;
+  // The work unit (core/work_split.h) of the task that put each workspace in project_paths: with --threads, the
+  // workers' HomeTasks are merged and the surface of the task that came first is kept, as one worker would.
+  std::map<std::string, int64_t> project_units;
 };
 
 // Passes rows on and remembers the text of every user_message row and every task's workspace.
 class UserWordsCollector : public RowFilter {
  public:
-  UserWordsCollector(RowSink& out, HomeTasks& home) : RowFilter(out), home_(home) {}
+  // unit, when given, is the current work unit (WorkSplit::unit()) read as each task row passes.
+  UserWordsCollector(RowSink& out, HomeTasks& home, const int64_t* unit = nullptr)
+      : RowFilter(out), home_(home), unit_(unit) {}
 
  private:
   void adapt(Row& row) override {
     if (row.kind == "user_message" && row.text) home_.user_words.add(*row.text);
-    if (row.kind == "task" && row.identity && row.identity->project_path)
-      home_.project_paths.emplace(*row.identity->project_path, row.identity->surface);
+    if (row.kind == "task" && row.identity && row.identity->project_path &&
+        home_.project_paths.emplace(*row.identity->project_path, row.identity->surface).second)
+      home_.project_units[*row.identity->project_path] = unit_ ? *unit_ : 0;
   }
   HomeTasks& home_;
+  const int64_t* unit_;
 };
 
 // The CLI's workspace-storage folder name for a workspace path (roo-format.md §1.3, packages/vscode-shim

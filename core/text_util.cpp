@@ -1,5 +1,9 @@
 #include "core/text_util.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -212,6 +216,24 @@ std::optional<int64_t> ms_from_iso_utc(std::string_view s) {
   const int64_t month_days = mo >= 1 && mo <= 12 ? kDays[mo - 1] + (mo == 2 && leap) : 0;
   if (month_days == 0 || d < 1 || d > month_days || h > 23 || mi > 59 || se > 59) return std::nullopt;
   return ((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60000 + se * 1000 + ms;
+}
+
+const char* json_string_stop(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), top_control = _mm_set1_epi8(0x1F);
+  for (; end - p >= 16; p += 16) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(b, top_control), top_control);  // b <= 0x1F, unsigned
+    const int hits = _mm_movemask_epi8(
+        _mm_or_si128(control, _mm_or_si128(_mm_cmpeq_epi8(b, quote), _mm_cmpeq_epi8(b, backslash))));
+    if (hits) return p + __builtin_ctz(static_cast<unsigned>(hits));
+  }
+#endif
+  for (; p < end; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c < 0x20 || c == '"' || c == '\\') return p;
+  }
+  return end;
 }
 
 }  // namespace roo

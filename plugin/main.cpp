@@ -31,12 +31,13 @@ int main(int argc, char** argv) {
   rows.jsonl      one row per fact: the reference output, always written (docs/row-contract.md)
   roo.body        mactime body file; merge with `fls -r -m /` output and run `mactime -b`
   timeline.jsonl  Timesketch JSONL, one event per timed row (import in Timesketch as a JSONL timeline)
-  l2t.csv         log2timeline l2tcsv (17 fields), one line per timed row, in the --tz zone
+  l2t.csv         log2timeline l2tcsv (17 fields), one line per timed row, sorted by time, in the --tz zone
   rows.csv        every row with every field, one column per field, times in the --tz zone and UTC
   roo.sqlite      SQLite database: rows (indexed by kind, time, session, project, user, surface, recovery),
                   sources, evidence, partitions, run; query with `sqlite3 roo.sqlite`
   report.html     one self-contained page: users, tasks, prompts, tool calls, commands, edits, approvals
-  report.json     evidence, partitions and file systems, roots searched and found, files parsed, errors, and
+  report.json     evidence (and --verify's hashes), partitions and file systems, roots searched and found,
+                  files parsed, errors, per partition what was searched, found, skipped and failed and why, and
                   each output's row counts; always written
 Rows without a time are left out of roo.body, timeline.jsonl and l2t.csv, which need one: a time is never made
 up (report.json counts them). rows.jsonl, roo.body, timeline.jsonl and roo.sqlite keep UTC; --tz changes the
@@ -50,13 +51,18 @@ Examples:
   roo-ingest suspect.E01 -o out/ --progress=json # progress as JSON lines on stderr, for a wrapper
   roo-ingest suspect.E01 -o out/ --format timesketch,sqlite    # only these (plus rows.jsonl, report.json)
   roo-ingest suspect.E01 -o out/ --tz Europe/Berlin            # l2t.csv, rows.csv, report.html in Berlin time
+  roo-ingest suspect.E01 -o out/ --verify        # hash the image first; exit 7 if the E01's MD5/SHA-1 differ
+  roo-ingest suspect.E01 -o out/ --deep          # also $OrphanFiles and carving of unallocated space and slack
+  roo-ingest suspect.E01 -o out/ --threads 4     # at most 4 worker threads (default: one per CPU core)
   cat <(fls -r -m / suspect.E01) out/roo.body | mactime -d -y    # one timeline with the file system
   sqlite3 out/roo.sqlite "SELECT time_utc, kind, json_extract(row_json, '$.text') FROM rows
                           WHERE kind = 'command' ORDER BY time_utc"
 
 Exit codes: 0 done; 2 bad arguments or unusable OUTDIR; 3 evidence cannot be opened; 4 a segment of a split
 image is missing; 5 done, but a file system could not be processed (see report.json); 6 done, but no file system
-could be opened at all (not a disk image, encrypted or damaged; see report.json); 1 internal error.)");
+could be opened at all (not a disk image, encrypted or damaged; see report.json); 7 done, but --verify found the
+image's hash differs from the one its container stores, or could not read it to the end (report.json
+evidence.verification; before 5 and 6); 1 internal error.)");
   app.set_version_flag("--version", "roo-ingest " ROO_INGEST_VERSION);
 
   app.add_option("IMAGE", opts.image_paths, "Image file (raw, .001, .E01); more segments may follow when their "
@@ -86,6 +92,16 @@ could be opened at all (not a disk image, encrypted or damaged; see report.json)
                  "Europe/Berlin or America/New_York (default UTC). rows.jsonl, roo.body, timeline.jsonl and "
                  "roo.sqlite stay UTC")
       ->type_name("ZONE");
+  app.add_flag("--deep", opts.deep,
+               "Deep mode: also look through $OrphanFiles for Roo files whose directory is gone, and carve Roo records "
+               "(ui_messages, api history, HistoryItem, _index.json, cli-history, retry queue) out of unallocated "
+               "blocks, the slack of Roo files and unpartitioned space (rows with recovery \"orphan\" or "
+               "\"carved\"). Reads the whole image: minutes per 100 GB");
+  app.add_flag("--verify", opts.verify,
+               "Hash the whole image and compare with the MD5/SHA-1 the container stores (E01); the result goes "
+               "into report.json (evidence.verification); exit code 7 when it does not verify");
+  app.add_option("--threads", opts.threads, "Worker threads for parsing and carving (default: one per CPU core)")
+      ->type_name("N");
   bool no_isolate = false;
   app.add_flag("--no-isolate", no_isolate,
                "Scan file systems in this process instead of one child process each (debugging only: a libtsk "

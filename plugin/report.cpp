@@ -51,6 +51,13 @@ std::string scan_json(const ScanReport& s) {
   w.StartObject();
   put_strings(w, "homes_searched", s.homes_searched);
   put_strings(w, "temp_dirs_searched", s.temp_dirs_searched);
+  if (s.orphans) {  // --deep: $OrphanFiles looked through (issue 5)
+    w.Key("orphans");
+    w.StartObject();
+    put(w, "files_seen", s.orphans->files_seen);
+    put(w, "roo_files_parsed", s.orphans->roo_files_parsed);
+    w.EndObject();
+  }
   w.Key("custom_storage_paths");
   w.StartArray();
   for (const CustomStoragePath& c : s.custom_storage_paths) {
@@ -95,6 +102,7 @@ std::string scan_json(const ScanReport& s) {
     w.EndObject();
   }
   w.EndArray();
+  if (!s.carving_json.empty()) w.Key("carving") && w.RawValue(s.carving_json.data(), s.carving_json.size(), rapidjson::kObjectType);
   put_strings(w, "errors", s.errors);
   w.EndObject();
   return std::string(buf.GetString(), buf.GetSize());
@@ -109,7 +117,240 @@ const char* partition_kind_name(tsk::Partition::Kind k) {
   return "unknown";
 }
 
+// Why a volume system entry was given to no worker: it holds no file system to search.
+std::string not_searched_reason(const std::optional<tsk::Partition>& p, bool deep) {
+  if (p && p->kind == tsk::Partition::meta) return "volume system table";
+  return deep ? "unallocated space" : "unallocated space (carved only with --deep)";
+}
+
+// One line of a completeness statement's skipped or failed list.
+struct Omission {
+  std::string what;
+  std::optional<int64_t> count;
+  std::string why;
+};
+
+// What one partition's search covered (issue 6: "every root and temp location searched, what was found, skipped
+// (and why), failed (and why), per partition"), derived from what the part report already holds: the lists stay in
+// "scan"; this gives their sizes and the reasons in one place.
+struct Completeness {
+  bool searched = false;  // a file system was walked (the scan section exists)
+  int64_t homes = 0, temp_locations = 0, root_patterns = 0, custom_paths_named = 0, custom_paths_not_here = 0;
+  int64_t roots = 0, task_dirs = 0, deleted_names = 0, files_parsed = 0, records = 0, rows = 0;
+  uint64_t bytes_parsed = 0;
+  std::vector<Omission> skipped, failed;
+};
+
+Completeness completeness_of(const std::optional<tsk::Partition>& p, const PartReport& part, bool deep) {
+  Completeness c;
+  const std::string whole =
+      p ? "the whole partition (" + std::to_string(p->length_bytes) + " bytes)" : std::string("the folder");
+  if (part.status.empty()) {  // never given to a worker: a volume system entry with no file system to search
+    c.skipped.push_back({whole, std::nullopt, not_searched_reason(p, deep)});
+    return c;
+  }
+  if (part.status == "no_file_system")
+    c.skipped.push_back({whole, std::nullopt, "no file system libtsk can open: " + part.reason});
+  if (part.status == "failed") c.failed.push_back({whole, std::nullopt, part.reason});
+  if (part.status == "crashed")
+    c.failed.push_back(
+        {"the source files after the last one the worker finished (what it searched is unknown: it "
+         "wrote no scan report)",
+         std::nullopt, part.reason});
+  rapidjson::Document scan;
+  if (part.scan_json.empty() || scan.Parse(part.scan_json.c_str()).HasParseError() || !scan.IsObject()) return c;
+  c.searched = true;
+  auto size = [&](const char* key) {
+    return scan.HasMember(key) && scan[key].IsArray() ? static_cast<int64_t>(scan[key].Size()) : 0;
+  };
+  c.homes = size("homes_searched");
+  c.temp_locations = size("temp_dirs_searched");
+  c.custom_paths_named = size("custom_storage_paths");
+  if (c.custom_paths_named)
+    for (const auto& cp : scan["custom_storage_paths"].GetArray())
+      if (!cp["found_here"].GetBool()) ++c.custom_paths_not_here;
+  if (scan.HasMember("root_patterns_per_home")) c.root_patterns = scan["root_patterns_per_home"].GetInt64();
+  c.roots = size("roots_found");
+  if (c.roots)
+    for (const auto& r : scan["roots_found"].GetArray()) {
+      c.task_dirs += r["task_dirs"].GetInt64();
+      c.deleted_names += r["deleted_names_seen"].GetInt64();
+    }
+  int64_t record_errors = 0;
+  c.files_parsed = size("files_parsed");
+  if (c.files_parsed)
+    for (const auto& f : scan["files_parsed"].GetArray()) {
+      c.bytes_parsed += static_cast<uint64_t>(f["bytes"].GetInt64());
+      c.records += f["records"].GetInt64();
+      record_errors += f["errors"].GetInt64();
+    }
+  c.rows = part.counts.rows;
+
+  if (!deep)
+    c.skipped.push_back({"unallocated blocks, file slack and $OrphanFiles", std::nullopt,
+                         "searched only with --deep; this run read allocated and deleted names under the catalog "
+                         "directories"});
+  c.skipped.push_back({"directories outside the catalog", std::nullopt,
+                       "discovery walks only the Roo roots the catalog names under each home (root_patterns_per_home) "
+                       "and the temp locations, never the whole tree"});
+  if (auto it = part.counts.by_kind.find("deleted_entry"); it != part.counts.by_kind.end())
+    c.skipped.push_back({"deleted names whose content was not read", it->second,
+                         "each has a deleted_entry row whose entry_outcome says why (its metadata now belongs to "
+                         "another file, or it is not a task file)"});
+  if (record_errors > 0)
+    c.failed.push_back({"records that could not be parsed", record_errors,
+                        "each has a parser_error row; scan.files_parsed gives the count per file"});
+  if (const int64_t n = size("errors"); n > 0)
+    c.failed.push_back({"problems reported while reading", n,
+                        "listed in scan.errors: directories or files the file system could not read, and notes of "
+                        "the stores (such as values found only in a SQLite -wal file)"});
+  return c;
+}
+
+template <typename W>
+void omissions_json(W& w, const char* key, const std::vector<Omission>& list) {
+  w.Key(key);
+  w.StartArray();
+  for (const Omission& o : list) {
+    w.StartObject();
+    put(w, "what", o.what);
+    if (o.count) put(w, "count", *o.count);
+    put(w, "why", o.why);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void completeness_json(Pretty& w, const Completeness& c) {
+  w.Key("completeness");
+  w.StartObject();
+  w.Key("searched");
+  if (!c.searched) {
+    w.Null();
+  } else {
+    w.StartObject();
+    put(w, "homes", c.homes);
+    put(w, "root_patterns_per_home", c.root_patterns);
+    put(w, "temp_locations", c.temp_locations);
+    put(w, "custom_storage_paths_named", c.custom_paths_named);
+    put(w, "custom_storage_paths_not_on_this_file_system", c.custom_paths_not_here);
+    w.EndObject();
+  }
+  w.Key("found");
+  if (!c.searched) {
+    w.Null();
+  } else {
+    w.StartObject();
+    put(w, "roo_roots", c.roots);
+    put(w, "task_dirs", c.task_dirs);
+    put(w, "deleted_names_in_task_dirs", c.deleted_names);
+    put(w, "files_parsed", c.files_parsed);
+    put(w, "bytes_parsed", static_cast<int64_t>(c.bytes_parsed));
+    put(w, "records", c.records);
+    put(w, "rows", c.rows);
+    w.EndObject();
+  }
+  omissions_json(w, "skipped", c.skipped);
+  omissions_json(w, "failed", c.failed);
+  w.EndObject();
+}
+
+// evidence.verification (docs/output-formats.md "report.json"): --verify's outcome, or why there is none.
+void verification_json(Pretty& w, const RunReport& r) {
+  w.Key("verification");
+  w.StartObject();
+  if (!r.verify_requested) {
+    put(w, "result", std::string("not requested"));
+  } else if (!r.verification) {
+    put(w, "result", std::string("not applicable: a folder has no image to hash"));
+  } else {
+    const tsk::Verification& v = *r.verification;
+    auto hash = [&](const char* key, const std::string& value) {
+      put_opt(w, key, value.empty() ? std::nullopt : std::optional<std::string>(value));
+    };
+    auto match = [&](const char* key, const std::string& computed, const std::string& stored) {
+      w.Key(key);
+      if (computed.empty() || stored.empty())
+        w.Null();  // nothing to compare
+      else
+        w.Bool(computed == stored);
+    };
+    put(w, "result", v.result);
+    put(w, "read_with", v.read_with);
+    put(w, "media_size_bytes", static_cast<int64_t>(v.media_size));
+    put(w, "bytes_hashed", static_cast<int64_t>(v.bytes_hashed));
+    hash("md5", v.md5);
+    hash("md5_stored", v.md5_stored);
+    match("md5_match", v.md5, v.md5_stored);
+    hash("sha1", v.sha1);
+    hash("sha1_stored", v.sha1_stored);
+    match("sha1_match", v.sha1, v.sha1_stored);
+    if (v.read_with == "libewf") put(w, "ewf_chunk_checksum_errors", static_cast<int64_t>(v.checksum_errors));
+  }
+  w.EndObject();
+}
+
+// The run's completeness in one paragraph for the summary: the per-partition statements added up.
+std::string completeness_paragraph(const RunReport& r) {
+  Completeness all;
+  int64_t file_systems = 0, partitions_skipped = 0, partitions_failed = 0, skipped_deleted = 0, record_errors = 0,
+          problems = 0;
+  for (const auto& [p, part] : r.partitions) {
+    const Completeness c = completeness_of(p, part, r.deep);
+    if (c.searched) ++file_systems;
+    if (!c.searched && (part.status.empty() || part.status == "no_file_system")) ++partitions_skipped;
+    if (part.status == "failed" || part.status == "crashed") ++partitions_failed;
+    all.homes += c.homes;
+    all.temp_locations += c.temp_locations;
+    all.roots += c.roots;
+    all.task_dirs += c.task_dirs;
+    all.files_parsed += c.files_parsed;
+    for (const Omission& o : c.skipped)
+      if (o.what == "deleted names whose content was not read") skipped_deleted += o.count.value_or(0);
+    for (const Omission& o : c.failed) {
+      if (o.what == "records that could not be parsed") record_errors += o.count.value_or(0);
+      if (o.what == "problems reported while reading") problems += o.count.value_or(0);
+    }
+  }
+  auto n = [](int64_t v, const char* what) { return std::to_string(v) + " " + what; };
+  std::string out = "  completeness: searched " + n(file_systems, "file system(s)") + " (" + n(all.homes, "home(s)") +
+                    ", " + n(all.temp_locations, "temp location(s)") + "); found " + n(all.roots, "Roo root(s)") +
+                    " with " + n(all.task_dirs, "task dir(s)") + ", " + n(all.files_parsed, "file(s) parsed") +
+                    ". Skipped: ";
+  std::string skipped;
+  if (partitions_skipped) skipped += n(partitions_skipped, "partition(s) with no file system to search") + ", ";
+  if (!r.deep) skipped += "unallocated blocks, file slack and $OrphanFiles (no --deep), ";
+  if (skipped_deleted) skipped += n(skipped_deleted, "deleted name(s) whose content was not read") + ", ";
+  skipped += "directories outside the catalog";
+  std::string failed;
+  if (partitions_failed) failed += n(partitions_failed, "partition(s) not (fully) processed") + ", ";
+  if (record_errors) failed += n(record_errors, "record(s) unparsable (parser_error rows)") + ", ";
+  if (problems) failed += n(problems, "problem(s) reported while reading (scan.errors)") + ", ";
+  if (failed.empty())
+    failed = "nothing";
+  else
+    failed.resize(failed.size() - 2);
+  return out + skipped + ". Failed: " + failed + ". Per partition: report.json partitions[].completeness\n";
+}
+
 }  // namespace
+
+bool verification_failed(const tsk::Verification& v) {
+  return v.result != "verified" && v.result != "no stored hash";
+}
+
+std::string verification_line(const tsk::Verification& v) {
+  std::string line = v.result;
+  auto compare = [&](const char* name, const std::string& computed, const std::string& stored) {
+    if (computed.empty()) return;
+    line += std::string("; ") + name + " " + computed;
+    if (!stored.empty()) line += computed == stored ? " (matches the stored hash)" : " but the image stores " + stored;
+  };
+  compare("MD5", v.md5, v.md5_stored);
+  compare("SHA-1", v.sha1, v.sha1_stored);
+  if (v.checksum_errors > 0) line += "; " + std::to_string(v.checksum_errors) + " EWF chunk checksum error(s)";
+  return line;
+}
 
 std::string part_report_json(const PartReport& part) {
   rapidjson::StringBuffer buf;
@@ -223,6 +464,7 @@ std::string run_report_json(const RunReport& r) {
     if (!r.image->stored_sha1.empty()) put(w, "sha1", r.image->stored_sha1);
     w.EndObject();
   }
+  verification_json(w, r);
   w.EndObject();
   w.Key("partitions");
   w.StartArray();
@@ -237,9 +479,7 @@ std::string run_report_json(const RunReport& r) {
       put(w, "kind", std::string(partition_kind_name(p->kind)));
     }
     if (part.status.empty()) {
-      put(w, "status", std::string(p && p->kind == tsk::Partition::meta
-                                       ? "not searched: volume system table"
-                                       : "not searched: unallocated space (carving is a later stage)"));
+      put(w, "status", "not searched: " + not_searched_reason(p, r.deep));
     } else {
       put(w, "status", part.status);
       if (!part.reason.empty()) put(w, "reason", part.reason);
@@ -249,6 +489,7 @@ std::string run_report_json(const RunReport& r) {
         w.RawValue(part.scan_json.data(), part.scan_json.size(), rapidjson::kObjectType);
       }
     }
+    completeness_json(w, completeness_of(p, part, r.deep));
     w.EndObject();
   }
   w.EndArray();
@@ -309,9 +550,7 @@ std::string run_summary(const RunReport& r) {
                                 p->description + ")"
                           : "folder";
     std::string status = part.status;
-    if (status.empty())
-      status = p && p->kind == tsk::Partition::meta ? "volume system table, not searched"
-                                                    : "unallocated space, not searched yet (carving is a later stage)";
+    if (status.empty()) status = "not searched: " + not_searched_reason(p, r.deep);
     out += "  " + where + ": " + status;
     if (!part.fs_type.empty()) out += " (" + part.fs_type + ")";
     if (!part.reason.empty()) out += " — " + part.reason;
@@ -335,6 +574,11 @@ std::string run_summary(const RunReport& r) {
   out += "  rows: " + std::to_string(r.totals.rows);
   for (const auto& [k, n] : r.totals.by_kind) out += "  " + k + "=" + std::to_string(n);
   out += "\n";
+  out += completeness_paragraph(r);
+  if (r.verification)
+    out += std::string("  ") +
+           (verification_failed(*r.verification) ? "IMAGE NOT VERIFIED: " : "image verification: ") +
+           verification_line(*r.verification) + "\n";
   return out;
 }
 

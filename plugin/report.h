@@ -11,6 +11,7 @@
 #include "core/discovery.h"
 #include "plugin/formats/derive.h"
 #include "tsk_glue/tsk_evidence.h"
+#include "tsk_glue/verify.h"
 
 namespace roo {
 
@@ -47,6 +48,9 @@ struct RunReport {
   std::string evidence_kind;  // image, folder
   std::vector<std::string> evidence_paths;
   std::optional<tsk::ImageInfo> image;
+  bool verify_requested = false;                  // --verify
+  std::optional<tsk::Verification> verification;  // set when an image was hashed
+  bool deep = false;                              // --deep: unallocated space and slack were searched too
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> partitions;
   // Second-round scans: another partition searched for a custom storage path (roo-format.md §1.2).
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> custom_scans;
@@ -61,6 +65,10 @@ struct RunReport {
   std::optional<Outputs> outputs;
 };
 std::string run_report_json(const RunReport& report);
+// --verify: whether the image failed to verify (a stored hash differs, or the media could not be read to its end).
+bool verification_failed(const tsk::Verification& v);
+// One line about it for stderr and the summary: the result and the hashes compared.
+std::string verification_line(const tsk::Verification& v);
 // The few lines printed on stdout at the end of a run.
 std::string run_summary(const RunReport& report);
 

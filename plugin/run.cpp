@@ -17,16 +17,20 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "core/discovery.h"
 #include "core/folder_evidence.h"
 #include "core/row_writer.h"
 #include "plugin/body_file.h"
+#include "plugin/carving.h"
 #include "plugin/progress.h"
 #include "plugin/formats/derive.h"
 #include "plugin/formats/display_time.h"
 #include "plugin/report.h"
+#include "plugin/scan_workers.h"
 #include "tsk_glue/tsk_evidence.h"
+#include "tsk_glue/verify.h"
 
 namespace roo {
 
@@ -75,6 +79,7 @@ struct PartitionJob {
   // Set for a second-round job: look for another file system's custom storage path in this one.
   std::optional<CustomStoragePath> custom;
   int custom_number = 0;
+  std::vector<tsk::Partition> gaps = {};  // --deep: the image's unpartitioned space, carved by the first partition's job
 };
 
 // Fault injection for the isolation test (tests/plugin/e2e_test.py test_worker_crash): with
@@ -97,73 +102,82 @@ bool crash_requested(const PartitionJob& job) {
   return v && job.partition && std::to_string(job.partition->index) == v;
 }
 
+// How many threads scan this job's file system: --threads (0: one per core). A second-round search for a custom
+// storage path is one small root: one.
+int job_workers(const RunOptions& opts, const PartitionJob& job) {
+  if (job.custom) return 1;
+  const unsigned n = opts.threads ? opts.threads : std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::min(n, 64u));
+}
+
 // Scans one partition (or the folder) and writes its rows and its part report. Runs inside the child process
 // when isolation is on, so a libtsk crash here loses only this file system's unfinished work.
 void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& paths) {
-  PartReport part;
-  std::FILE* rows = std::fopen(paths.rows.c_str(), "wb");
-  std::FILE* body = std::fopen(paths.body.c_str(), "wb");
-  if (!rows || !body) {
-    part.status = "failed";
-    part.reason = "cannot write into " + paths.rows.parent_path().string() + ": " + std::strerror(errno);
-    write_file(paths.report, part_report_json(part));
-    return;
-  }
-  // Large stdio buffers: rows are hundreds of MB for big tasks, and every write() is a syscall (costly in a VM).
-  std::setvbuf(rows, nullptr, _IOFBF, 1 << 20);
-  std::setvbuf(body, nullptr, _IOFBF, 1 << 20);
-  std::unique_ptr<tsk::Image> image;
-  std::unique_ptr<FileSystemView> view;
-  if (job.partition) {
+  ScanWorkersSetup setup;
+  setup.workers = job_workers(opts, job);
+  setup.rows = paths.rows;
+  setup.body = paths.body;
+  setup.options.native = opts.native;
+  setup.options.scratch_dir = paths.rows.parent_path().string();  // the output's work directory, never the evidence's
+  setup.options.deep = opts.deep;  // $OrphanFiles (issue 5)
+  // Each worker opens the image itself: libtsk handles are not shared between threads (reference/tsk.md §1.7).
+  setup.open_view = [&](std::string* why) -> std::unique_ptr<FileSystemView> {
+    if (!job.partition) return std::make_unique<FolderFileSystem>(opts.folder);
     try {
-      image = tsk::Image::open(opts.image_paths);
-      std::string why;
-      view = image->open_fs(*job.partition, fs::path(opts.image_paths.front()).filename().string(), &why);
-      if (!view) {
-        part.status = "no_file_system";
-        part.reason = why;
-      }
+      std::unique_ptr<tsk::Image> image = tsk::Image::open(opts.image_paths);
+      return image->open_fs(*job.partition, fs::path(opts.image_paths.front()).filename().string(), why);
     } catch (const std::exception& e) {
-      part.status = "failed";
-      part.reason = e.what();
+      *why = e.what();
+      return nullptr;
     }
-  } else {
-    view = std::make_unique<FolderFileSystem>(opts.folder);
-  }
-  if (view) {
-    part.fs_type = view->volume().fs_type;
-    RowWriter jsonl(rows);  // flushes after every source: finished sources' rows survive a later crash
-    BodyFileWriter body_file(body);
-    CrashAfterFirstSource crash;
-    std::vector<RowSink*> sinks = {&jsonl, &body_file, &part.counts};
-    if (opts.isolate && crash_requested(job)) sinks.push_back(&crash);
-    RowFanOut out(sinks);
-    // Rows are serialised on the parsing thread: handing them to a second thread cost more than it saved (each
-    // wake-up is a VM exit; tests/bench measured 5.06 s with the hand-over thread against 3.74 s without).
-    RowSink& pipeline = out;
-    ScanOptions scan;
-    scan.native = opts.native;
-    scan.scratch_dir = paths.rows.parent_path().string();  // the output's work directory, never the evidence's
-    const std::string where = job.partition ? "partition " + std::to_string(job.index) + " (" + part.fs_type + ")"
-                                            : std::string("folder");
-    int64_t files = 0;
-    uint64_t bytes = 0;
-    part.scan.file_done = [&](const FileParseRecord& f) {
-      ++files;
-      bytes += f.bytes;
-      progress_update("parsing", where, files, "files", bytes, std::nullopt);
-    };
+  };
+  setup.scan = [&](FileSystemView& view, RowSink& out, ScanReport& report, const ScanOptions& scan) {
     if (job.custom)
-      scan_custom_storage_path(*view, *job.custom, pipeline, part.scan, scan);
+      scan_custom_storage_path(view, *job.custom, out, report, scan);
     else
-      scan_file_system(*view, pipeline, part.scan, scan);
-    progress_update("parsing", where, files, "files", bytes, std::nullopt, true);
-    part.scan.file_done = nullptr;
-    part.status = jsonl.ok() && body_file.ok() ? "parsed" : "failed";
-    if (part.status == "failed") part.reason = "writing rows failed (disk full?)";
+      scan_file_system(view, out, report, scan);
+  };
+  CrashAfterFirstSource crash;
+  if (opts.isolate && crash_requested(job)) setup.worker0_extra_sink = &crash;
+  std::string where = job.partition ? "partition " + std::to_string(job.index) : std::string("folder");
+  bool where_has_type = !job.partition;
+  setup.opened = [&](const std::string& fs_type) {  // "partition 4 (ext4)" once a worker knows the type
+    if (!where_has_type) where += " (" + fs_type + ")";
+    where_has_type = true;
+  };
+  int64_t files_done = 0;
+  uint64_t bytes_done = 0;
+  // The total is what the roots listed so far hold (task files and index; stores are not counted ahead): the ETA is
+  // good once the big roots are listed, and never shows less than what is done.
+  auto total = [](uint64_t done, uint64_t planned) {
+    return planned ? std::optional<uint64_t>(std::max(done, planned)) : std::nullopt;
+  };
+  uint64_t bytes_planned = 0;
+  setup.file_done = [&](int64_t files, uint64_t bytes, uint64_t planned) {
+    files_done = files;
+    bytes_done = bytes;
+    bytes_planned = planned;
+    progress_update("parsing", where, files, "files", bytes, total(bytes, planned));
+  };
+
+  ScanWorkersResult scanned = scan_with_workers(setup);
+  PartReport part;
+  part.fs_type = scanned.fs_type;
+  if (!scanned.opened) {
+    // An image that opened in the parent but not here, or a file system libtsk does not know.
+    part.status = scanned.write_ok ? "no_file_system" : "failed";
+    part.reason = scanned.why;
+  } else {
+    progress_update("parsing", where, files_done, "files", bytes_done, total(bytes_done, bytes_planned), true);
+    part.scan = std::move(scanned.scan);
+    part.counts = std::move(scanned.counts);
+    const bool joined = join_worker_outputs(paths.rows, paths.body, setup.workers, false);
+    part.status = scanned.write_ok && joined ? "parsed" : "failed";
+    if (opts.deep && job.partition && !job.custom && part.status == "parsed")  // issue 5 Carving, after the scan
+      carve_partition(opts, *job.partition, job.gaps, setup.open_view, paths.rows, paths.body, part);
+    if (part.status == "failed")
+      part.reason = scanned.why.empty() ? "writing rows failed (disk full?)" : scanned.why;
   }
-  std::fclose(rows);
-  std::fclose(body);
   write_file(paths.report, part_report_json(part));
 }
 
@@ -178,31 +192,18 @@ std::string describe_wait_status(int status) {
 
 // A crashed worker wrote no counts: count the rows of the sources it finished, and keep the body lines that belong to
 // them (one per timed row, in the same order) — the body file may hold lines of the unfinished source too.
-void count_surviving_rows(PartReport& part) {
-  cut_unfinished_rows(part.rows_path.string());
+void count_surviving_rows(PartReport& part, int workers) {
+  join_worker_outputs(part.rows_path, part.body_path, workers, true);  // each worker's files cut to finished sources
   std::ifstream in(part.rows_path, std::ios::binary);
   std::string line;
-  int64_t timed = 0;
   while (std::getline(in, line)) {
     ++part.counts.rows;
     rapidjson::Document d;
     d.Parse(line.data(), line.size());
     if (!d.IsObject()) continue;
     if (d.HasMember("kind") && d["kind"].IsString()) ++part.counts.by_kind[d["kind"].GetString()];
-    // A body line exists for every row whose time is after the epoch (body_time); ISO strings compare in order.
-    if (d.HasMember("time_utc") && d["time_utc"].IsString() &&
-        std::string(d["time_utc"].GetString()) >= "1970-01-01T00:00:01")
-      ++timed;
+    if (row_has_body_line(d)) ++part.counts.body_lines;
   }
-  std::string body = read_file(part.body_path);
-  size_t start = 0;
-  for (int64_t i = 0; i < timed; ++i) {
-    size_t end = body.find('\n', start);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  write_file(part.body_path, body.substr(0, start));
-  part.counts.body_lines = timed;
   part.reason += "; " + std::to_string(part.counts.rows) + " row(s) of finished source files kept";
 }
 
@@ -234,7 +235,7 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
       part.reason = describe_wait_status(status);
       part.rows_path = paths.rows;
       part.body_path = paths.body;
-      count_surviving_rows(part);
+      count_surviving_rows(part, job_workers(opts, job));
       return part;
     }
   }
@@ -347,6 +348,20 @@ RunReport::Outputs outputs_report(const RunOptions& opts, const RunReport& repor
   return outputs;
 }
 
+// Hashes the whole image (tsk_glue/verify.h) with progress; a mismatch or a read error is said on stderr whatever
+// the progress mode, as errors are.
+tsk::Verification verify_with_progress(const RunOptions& opts, const tsk::ImageInfo& image) {
+  const std::string where = fs::path(opts.image_paths.front()).filename().string();
+  tsk::Verification v = tsk::verify_image(opts.image_paths, image, [&](uint64_t done, uint64_t total, bool last) {
+    const int64_t blocks = static_cast<int64_t>((done + tsk::kVerifyBlockBytes - 1) / tsk::kVerifyBlockBytes);
+    progress_update("verifying", where, blocks, "blocks", done, total, last);
+  });
+  progress("verification: %s", verification_line(v).c_str());
+  if (verification_failed(v))
+    std::fprintf(stderr, "roo-ingest: WARNING: image NOT verified: %s\n", verification_line(v).c_str());
+  return v;
+}
+
 }  // namespace
 
 int run(const RunOptions& opts) {
@@ -375,6 +390,8 @@ int run(const RunOptions& opts) {
 
   RunReport report;
   report.command_line = opts.command_line;
+  report.verify_requested = opts.verify;
+  report.deep = opts.deep;
   std::vector<PartitionJob> jobs;
   if (!opts.folder.empty()) {
     if (!fs::is_directory(opts.folder, ec))
@@ -397,10 +414,15 @@ int run(const RunOptions& opts) {
     progress("opened %s image %s (%llu bytes, %zu segment(s))", report.image->type.c_str(),
              opts.image_paths.front().c_str(), static_cast<unsigned long long>(report.image->size),
              report.image->segments.size());
+    // --verify before the scan: a damaged or altered image is said at the start, not after a long parse.
+    if (opts.verify) report.verification = verify_with_progress(opts, *report.image);
     for (const tsk::Partition& p : image->partitions()) {
       report.partitions.push_back({p, {}});
       if (p.kind == tsk::Partition::allocated) jobs.push_back({p.index, p, std::nullopt, 0});
     }
+    if (opts.deep && !jobs.empty())  // unpartitioned space is carved once, by the first file system's worker
+      for (const tsk::Partition& p : image->partitions())
+        if (p.kind == tsk::Partition::unallocated) jobs.front().gaps.push_back(p);
   }
 
   const fs::path work = out / ".roo-ingest-work";
@@ -512,10 +534,12 @@ int run(const RunOptions& opts) {
     std::string why;
     for (const auto& [p, part] : report.partitions)
       if (!part.reason.empty()) why += (why.empty() ? "" : "; ") + part.reason;
-    return fail(kExitNothingReadable, opts.image_paths.front() + ": no file system could be opened (" +
-                                          (why.empty() ? "no partition holds one" : why) +
-                                          "); is it a disk image? report.json lists every partition");
+    const int code = fail(kExitNothingReadable, opts.image_paths.front() + ": no file system could be opened (" +
+                                                    (why.empty() ? "no partition holds one" : why) +
+                                                    "); is it a disk image? report.json lists every partition");
+    return report.verification && verification_failed(*report.verification) ? kExitNotVerified : code;
   }
+  if (report.verification && verification_failed(*report.verification)) return kExitNotVerified;
   return partial ? kExitPartial : kExitOk;
 }
 

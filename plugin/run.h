@@ -18,6 +18,9 @@ enum ExitCode {
                            // cannot be read gives parser_error rows and report errors, not this code.)
   kExitNothingReadable = 6,  // finished, but no file system could be opened at all (not a disk image, encrypted,
                              // damaged): report.json says why for each partition
+  kExitNotVerified = 7,  // finished, but --verify found the image's MD5/SHA-1 differ from the hashes the container
+                         // stores, or the image could not be read to its end (report.json evidence.verification).
+                         // Comes before 5 and 6: the evidence itself is in doubt.
 };
 
 struct RunOptions {
@@ -32,6 +35,12 @@ struct RunOptions {
   // written whatever it says: rows.jsonl is the reference every other format is derived from.
   std::set<std::string> formats;
   std::string display_tz = "UTC";  // --tz: the zone l2t.csv and rows.csv show times in
+  // --deep: also read $OrphanFiles and carve unallocated space, file slack and unpartitioned space (issue 5).
+  bool deep = false;
+  // --verify: hash the whole image and compare with the hashes the container stores (E01), in report.json.
+  bool verify = false;
+  // --threads: worker threads for parsing and carving; 0 = one per CPU core.
+  unsigned threads = 0;
   std::vector<std::string> command_line;
 };
 

@@ -1,4 +1,5 @@
 #include "tsk_glue/tsk_evidence.h"
+#include "tsk_glue/library_errors.h"
 
 #include <fcntl.h>
 #include <libewf.h>
@@ -19,13 +20,21 @@ namespace roo::tsk {
 EvidenceError::EvidenceError(std::string p, int code, const std::string& reason)
     : std::runtime_error(p.empty() ? reason : p + ": " + reason), path(std::move(p)), exit_code(code) {}
 
-namespace {
-
 std::string one_line(std::string s) {
   std::replace(s.begin(), s.end(), '\n', ' ');
   while (!s.empty() && (s.back() == ' ' || s.back() == '.')) s.pop_back();
   return s;
 }
+
+std::string ewf_error_text(libewf_error_t* err) {
+  if (!err) return "libewf error";
+  char buf[1024] = {};
+  libewf_error_sprint(err, buf, sizeof buf);
+  libewf_error_free(&err);
+  return one_line(buf);
+}
+
+namespace {
 
 std::string take_tsk_error(const char* fallback) {
   const char* e = tsk_error_get();
@@ -98,14 +107,6 @@ EwfHeader read_ewf_header(const std::string& path) {
     h.ewf2 = true;
   }
   return h;
-}
-
-std::string ewf_error_text(libewf_error_t* err) {
-  if (!err) return "libewf error";
-  char buf[1024] = {};
-  libewf_error_sprint(err, buf, sizeof buf);
-  libewf_error_free(&err);
-  return one_line(buf);
 }
 
 // Looks at an EWF set through libewf directly: libtsk 4.11 opens a set with a missing segment without

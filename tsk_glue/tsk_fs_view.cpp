@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <functional>
+#include <set>
 #include <utility>
 
 namespace roo::tsk {
@@ -219,6 +221,34 @@ std::vector<FileMeta> TskFileSystemView::list_dir(const FileMeta& dir) {
     if (a.name_allocated != b.name_allocated) return a.name_allocated;
     return a.inode.value_or(0) < b.inode.value_or(0);
   });
+  return out;
+}
+
+std::vector<FileMeta> TskFileSystemView::list_orphans() {
+  FileMeta orphan_dir;
+  orphan_dir.path = "/$OrphanFiles";
+  orphan_dir.name = "$OrphanFiles";
+  orphan_dir.is_dir = true;
+  orphan_dir.inode = static_cast<uint64_t>(TSK_FS_ORPHANDIR_INUM(fs_->fs));
+  std::vector<FileMeta> out;
+  // Each file system's dir_open_meta answers the orphan directory's address with libtsk's orphan hunt. libtsk
+  // lists the files of an orphan directory below it, not at the top: those are followed (a few levels, each
+  // directory once), names allocated or not, but never a reallocated one (its metadata is another file's now).
+  std::set<uint64_t> seen_dirs;
+  std::function<void(const FileMeta&, int)> walk = [&](const FileMeta& dir, int depth) {
+    for (FileMeta& m : list_dir(dir)) {
+      if (m.reallocated) continue;
+      if (m.is_dir) {
+        if (depth < 8 && m.inode && seen_dirs.insert(*m.inode).second) walk(m, depth + 1);
+        continue;
+      }
+      m.recovery = Recovery::orphan;
+      out.push_back(std::move(m));
+    }
+  };
+  walk(orphan_dir, 0);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const FileMeta& a, const FileMeta& b) { return a.inode.value_or(0) < b.inode.value_or(0); });
   return out;
 }
 

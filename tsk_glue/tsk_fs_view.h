@@ -30,6 +30,9 @@ class TskFileSystemView : public roo::FileSystemView {
   std::vector<roo::FileMeta> list_dir(const roo::FileMeta& dir) override;
   // Reads the default attribute (NTFS: the one named in file.attr). nullptr + an errors() entry on failure.
   std::unique_ptr<roo::ByteSource> open(const roo::FileMeta& file) override;
+  // The files of libtsk's virtual $OrphanFiles directory (TSK_FS_ORPHANDIR_INUM), directories left out. The first
+  // call makes libtsk walk every unallocated metadata entry (and every name, to know which entries are named).
+  std::vector<roo::FileMeta> list_orphans() override;
   std::vector<std::string> errors() const override { return errors_; }
 
  private:

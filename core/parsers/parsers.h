@@ -61,6 +61,7 @@ class ConversationTexts {
   void add(std::string_view text, Kind kind = Kind::text);
   bool contains(std::string_view text, Kind kind = Kind::text) const;
   bool empty() const { return digests_.empty(); }
+  void merge(const ConversationTexts& other) { digests_.insert(other.digests_.begin(), other.digests_.end()); }
 
  private:
   std::set<std::string> digests_;

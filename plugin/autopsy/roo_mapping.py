@@ -757,6 +757,7 @@ EXIT_CODES = {
     4: (False, "a segment of a split image is missing"),
     5: (True, "done, but a file system could not be processed (see report.json)"),
     6: (True, "done, but no file system could be opened at all (see report.json)"),
+    7: (True, "done, but the image did NOT verify against the hashes its container stores (see report.json)"),
 }
 
 

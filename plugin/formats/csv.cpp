@@ -5,7 +5,12 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <unordered_map>
 
 #include "plugin/formats/display_time.h"
@@ -65,7 +70,8 @@ const std::vector<std::string> kKindFields = {
     "expected_replacements", "extension_id", "feedback", "file_path", "file_path_resolved", "file_pattern",
     "first_record_time_utc", "has_user_instructions", "hidden_by_condense", "hidden_by_truncation", "history_item_id",
     "http_method", "hunk_count", "hunks", "install_path", "install_source", "is_answered", "is_dir", "is_error",
-    "is_protected", "known_from", "last_error", "line_ranges", "linked_session_id", "linked_task_dir_present",
+    "is_protected", "kind_decided_by", "known_from", "last_error", "line_ranges", "linked_session_id",
+    "linked_task_dir_present",
     "machine_id", "mcp_server", "mcp_tool", "mcp_uri", "message", "messages_removed", "mode", "mode_name", "model",
     "model_id", "model_id_key", "model_source", "move_to", "new_context_tokens", "new_sha256", "new_text",
     "old_sha256", "old_text", "operation", "org_id", "outcome", "output_artifact", "output_persisted_size", "partial",
@@ -76,7 +82,8 @@ const std::vector<std::string> kKindFields = {
     "result_time_utc", "retry_count", "roo_edit_date", "roo_read_date", "server_count", "server_type",
     "setting_default", "setting_key", "setting_source", "setting_unset", "setting_value", "settings_file", "signal",
     "size_bytes", "skill", "skipped", "slash_command", "status", "subtask_id", "suggestions", "target_platform",
-    "task_dir_present", "task_id", "task_id_format", "task_id_time_utc", "task_message", "task_number", "temp_dir",
+    "task_dir_deleted", "task_dir_present", "task_id", "task_id_format", "task_id_time_utc", "task_message",
+    "task_number", "temp_dir",
     "temp_kind", "threshold", "time_zone", "timeout_seconds", "todos", "tokens_in", "tokens_out", "tool_count",
     "tool_description", "tool_input", "tool_name", "tool_use_id", "truncated_at_bytes", "truncation_id", "ui_kind",
     "ui_type", "unterminated_blocks", "updated", "url", "user_edit_date", "user_edits", "user_id", "user_message",
@@ -149,30 +156,109 @@ std::string l2t_extra(const rapidjson::Value& row) {
   return out;
 }
 
-class CsvWriter : public CountingWriter {
+// rows.csv: every row, in rows.jsonl's order.
+class RowsCsvWriter : public CountingWriter {
  public:
-  CsvWriter(const std::filesystem::path& out_file, const DisplayZone& zone, bool l2t)
-      : out_(out_file), zone_(zone), l2t_(l2t) {
-    if (l2t_) left_out_reason_ = "no time (time_utc null): an l2tcsv line needs a date";
-    out_.write(csv_record(l2t_ ? l2tcsv_header() : rows_csv_columns()));
+  RowsCsvWriter(const std::filesystem::path& out_file, const DisplayZone& zone) : out_(out_file), zone_(zone) {
+    out_.write(csv_record(rows_csv_columns()));
   }
   void row(const rapidjson::Value& row, std::string_view) override {
-    if (!l2t_) {
-      out_.write(csv_record(rows_csv_fields(row, zone_)));
-      ++written_;
-    } else if (auto fields = l2tcsv_fields(row, zone_)) {
-      out_.write(csv_record(*fields));
-      ++written_;
-    } else {
-      ++left_out_;
-    }
+    out_.write(csv_record(rows_csv_fields(row, zone_)));
+    ++written_;
   }
   bool finish(std::string* error) override { return out_.close(error); }
 
  private:
   OutputFile out_;
   const DisplayZone& zone_;
-  const bool l2t_;
+};
+
+// l2t.csv in time order, as plaso's psort writes l2tcsv (issue 6), rows of the same time in rows.jsonl's order.
+// Memory stays small whatever the rows hold: each line goes to a spill file beside the output as it comes, and only
+// (time, offset, length) is kept per line (24 bytes; 127k rows need about 3 MB, not the hundreds of MB their text
+// takes). finish() sorts those and copies the lines into l2t.csv in that order.
+class L2tCsvWriter : public CountingWriter {
+ public:
+  L2tCsvWriter(const std::filesystem::path& out_file, const DisplayZone& zone)
+      : out_(out_file), zone_(zone), spill_path_(out_file.string() + ".unsorted") {
+    left_out_reason_ = "no time (time_utc null): an l2tcsv line needs a date";
+    out_.write(csv_record(l2tcsv_header()));
+    spill_ = std::fopen(spill_path_.c_str(), "w+b");
+    if (!spill_)
+      spill_errno_ = errno;
+    else
+      std::setvbuf(spill_, nullptr, _IOFBF, 1 << 20);
+  }
+  ~L2tCsvWriter() override {
+    if (spill_) std::fclose(spill_);
+    std::error_code ec;
+    std::filesystem::remove(spill_path_, ec);
+  }
+  void row(const rapidjson::Value& row, std::string_view) override {
+    auto fields = l2tcsv_fields(row, zone_);
+    if (!fields) {
+      ++left_out_;
+      return;
+    }
+    // l2tcsv_fields gave a line, so time_utc is the contract's form and has an instant.
+    const int64_t ms = epoch_ms_from_row_time(*string_member(row, "time_utc")).value_or(0);
+    const std::string line = csv_record(*fields);
+    if (spill_ && spill_errno_ == 0 && std::fwrite(line.data(), 1, line.size(), spill_) != line.size())
+      spill_errno_ = errno ? errno : EIO;
+    lines_.push_back({ms, spill_size_, static_cast<uint32_t>(line.size())});
+    spill_size_ += line.size();
+    ++written_;
+  }
+  bool finish(std::string* error) override {
+    if (spill_ && spill_errno_ == 0 && std::fflush(spill_) != 0) spill_errno_ = errno ? errno : EIO;
+    if (spill_errno_ != 0) {
+      std::string ignored;
+      out_.close(&ignored);
+      *error = "cannot write " + spill_path_.string() + ": " + std::strerror(spill_errno_);
+      return false;
+    }
+    std::stable_sort(lines_.begin(), lines_.end(), [](const Line& a, const Line& b) { return a.ms < b.ms; });
+    // Rows of one task are mostly in time order already: lines that follow each other in the spill file are read
+    // with one pread, up to a buffer's worth.
+    std::string buf;
+    const int fd = fileno(spill_);
+    for (size_t i = 0; i < lines_.size();) {
+      size_t j = i + 1;
+      uint64_t end = lines_[i].offset + lines_[i].length;
+      while (j < lines_.size() && lines_[j].offset == end && end - lines_[i].offset < (1u << 20))
+        end += lines_[j++].length;
+      buf.resize(end - lines_[i].offset);
+      size_t got = 0;
+      while (got < buf.size()) {
+        const ssize_t n = pread(fd, buf.data() + got, buf.size() - got, static_cast<off_t>(lines_[i].offset + got));
+        if (n <= 0) {
+          std::string ignored;
+          out_.close(&ignored);
+          *error = "cannot read " + spill_path_.string() + ": " +
+                   (n < 0 ? std::strerror(errno) : "file shorter than written");
+          return false;
+        }
+        got += static_cast<size_t>(n);
+      }
+      out_.write(buf);
+      i = j;
+    }
+    return out_.close(error);
+  }
+
+ private:
+  struct Line {
+    int64_t ms;
+    uint64_t offset;
+    uint32_t length;
+  };
+  OutputFile out_;
+  const DisplayZone& zone_;
+  const std::filesystem::path spill_path_;
+  std::FILE* spill_ = nullptr;
+  int spill_errno_ = 0;
+  uint64_t spill_size_ = 0;
+  std::vector<Line> lines_;
 };
 
 }  // namespace
@@ -324,11 +410,11 @@ std::vector<std::string> rows_csv_fields(const rapidjson::Value& row, const Disp
 }
 
 std::unique_ptr<CountingWriter> make_l2tcsv_writer(const std::filesystem::path& out_file, const DisplayZone& zone) {
-  return std::make_unique<CsvWriter>(out_file, zone, true);
+  return std::make_unique<L2tCsvWriter>(out_file, zone);
 }
 
 std::unique_ptr<CountingWriter> make_rows_csv_writer(const std::filesystem::path& out_file, const DisplayZone& zone) {
-  return std::make_unique<CsvWriter>(out_file, zone, false);
+  return std::make_unique<RowsCsvWriter>(out_file, zone);
 }
 
 }  // namespace roo

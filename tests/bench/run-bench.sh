@@ -155,6 +155,11 @@ measure_round() {
   run_once roo_dir /dev/null "$RI" --dir "$TREE" -o "$OUT_DIR" -q $REFERENCE_FORMATS
   rm -rf "$OUT_ALL"
   run_once roo_all /dev/null "$RI" "$IMG" -o "$OUT_ALL" -q
+  # The default uses one worker thread per core; one thread is timed too, so the cost per core is visible.
+  rm -rf "$OUT_IMG.t1"
+  run_once roo_image_t1 /dev/null "$RI" "$IMG" -o "$OUT_IMG.t1" -q --threads 1 $REFERENCE_FORMATS
+  rm -rf "$OUT_DIR.t1"
+  run_once roo_dir_t1 /dev/null "$RI" --dir "$TREE" -o "$OUT_DIR.t1" -q --threads 1 $REFERENCE_FORMATS
   run_once baseline "$WORKDIR/baseline.$1.txt" "$BASE" "@$WORKDIR/roo-files.txt"
 }
 
@@ -191,10 +196,11 @@ FLS_ENTRIES=$(fls -r -p "$IMG" | wc -l)
 python3 - "$WORKDIR" "$TREE.manifest.json" "$OUT_IMG/report.json" "$OUT_DIR/report.json" "$OUT_IMG/rows.jsonl" \
   "${BEST[fls]}" "${BEST[roo_image]}" "${BEST[roo_dir]}" "${MAXRSS[roo_image]}" "${MAXRSS[roo_dir]}" \
   "${MAXRSS[fls]}" "$REPEATS" "$FLS_ENTRIES" "$SCALE" "$IMG" "$RI" "$BUILD_TYPE" "$LOAD" "$BENCH_T0" \
-  "${BEST[roo_all]}" "${MAXRSS[roo_all]}" <<'EOF'
+  "${BEST[roo_all]}" "${MAXRSS[roo_all]}" "${BEST[roo_image_t1]}" "${BEST[roo_dir_t1]}" "${MAXRSS[roo_image_t1]}" <<'EOF'
 import glob, json, os, platform, subprocess, sys, time
 (workdir, manifest, rep_img, rep_dir, rows_img, fls_ns, img_ns, dir_ns, rss_img, rss_dir, rss_fls, repeats,
- fls_entries, scale, img, ri, build_type, load, t0, all_ns, rss_all) = sys.argv[1:]
+ fls_entries, scale, img, ri, build_type, load, t0, all_ns, rss_all, img1_ns, dir1_ns, rss_img1) = sys.argv[1:]
+img1_s, dir1_s = int(img1_ns) / 1e9, int(dir1_ns) / 1e9
 fls_s, img_s, dir_s = int(fls_ns) / 1e9, int(img_ns) / 1e9, int(dir_ns) / 1e9
 man = json.load(open(manifest))
 
@@ -267,7 +273,9 @@ print("absolute figures")
 print("  fls -r -p IMG > /dev/null                  %8.3f s                      max RSS %7.1f MiB" % (fls_s, int(rss_fls) / 1024))
 print("  roo-ingest IMG -o OUT -q                   %8.3f s  %7.1f MB/s Roo JSON  max RSS %7.1f MiB" % (img_s, bytes_img / img_s / MB, int(rss_img) / 1024))
 print("  roo-ingest --dir TREE -o OUT -q            %8.3f s  %7.1f MB/s Roo JSON  max RSS %7.1f MiB" % (dir_s, tp_roo / MB, int(rss_dir) / 1024))
-print("    (both with --format jsonl,body,report: the reference outputs)")
+print("    (both with --format jsonl,body,report: the reference outputs; default --threads: one per core = %d)" % os.cpu_count())
+print("  roo-ingest IMG -o OUT -q --threads 1       %8.3f s  %7.1f MB/s Roo JSON  max RSS %7.1f MiB" % (img1_s, bytes_img / img1_s / MB, int(rss_img1) / 1024))
+print("  roo-ingest --dir TREE -o OUT -q --threads 1 %7.3f s  %7.1f MB/s Roo JSON" % (dir1_s, bytes_dir / dir1_s / MB))
 print("  roo-ingest IMG -o OUT -q, every format     %8.3f s  (+%.3f s deriving Timesketch, l2tcsv, CSV, SQLite,"
       " HTML)  max RSS %7.1f MiB" % (int(all_ns) / 1e9, int(all_ns) / 1e9 - img_s, int(rss_all) / 1024))
 print("  RapidJSON DOM, default flags (parse only)  %8.3f s  %7.1f MB/s" % (b_def, tp_def / MB))
@@ -281,6 +289,7 @@ print("  1. roo-ingest IMG wall / fls -r -p wall                      %8.3f    <
 print("  2. roo-ingest --dir Roo JSON MB/s / RapidJSON DOM MB/s        %8.3f    >= 0.7   %s" % (r2, verdict(r2 >= 0.7)))
 print("       same, vs FullPrecision|Iterative DOM parse                %8.3f" % (tp_roo / tp_fpi))
 print("       same, vs read + default DOM parse                         %8.3f" % (tp_roo / tp_def_read))
+print("     with --threads 1: ratio 1 %.3f, ratio 2 %.3f" % (img1_s / fls_s, (bytes_dir / dir1_s) / tp_def))
 print("  3. roo-ingest peak RSS (max of parent and workers), MiB      %8.1f    <= 128   %s" % (peak, verdict(peak <= 128)))
 print()
 print("notes: warm page cache for everything (the image is read once before the runs; the baseline reads the Roo")

@@ -434,5 +434,125 @@ TEST(Discovery, DeletedTempAndEphemeralEntries_issue5_roo_format_1_4_2_2) {
   fs::remove_all(dir);
 }
 
+// issue 5: a temp copy of tasks/_index.json is read as a version of the index. Its entry identical in bytes to the
+// index's folds (the index's row of it names the copy in also_in); its other entry, a task the index no longer lists,
+// gives that task's row with the copy as source.
+TEST(Discovery, IndexTempCopyIsReadAsAVersion_issue5_roo_format_2_2) {
+  char dir[] = "/tmp/roo-idx-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const std::string tasks = "/home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
+  const std::string t1 = R"({"id":"t1","number":2,"ts":1760000000000,"task":"kept"})";
+  const std::string t0 = R"({"id":"t0","number":1,"ts":1750000000000,"task":"dropped","mode":"ask"})";
+  write(fs::path(dir) / (tasks.substr(1) + "/_index.json"), R"({"version":1,"updatedAt":3,"entries":[)" + t1 + "]}");
+  write(fs::path(dir) / (tasks.substr(1) + "/._index.json.bak_1760000000500_k3j9x2ab1c.tmp"),
+        R"({"version":1,"updatedAt":2,"entries":[)" + t1 + "," + t0 + "]}");
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report);
+  ASSERT_EQ(rows.rows.size(), 4u);
+  // t1 has no directory: its task row comes from the index, after the index's versions, naming the .bak in also_in
+  EXPECT_EQ(rows.str(0, "kind"), "temp_file");
+  EXPECT_EQ(rows.str(0, "text"), "previous version of _index.json left by a save (._index.json.bak_1760000000500_k3j9x2ab1c.tmp)");
+  EXPECT_EQ(rows.str(1, "kind"), "task");
+  EXPECT_EQ(rows.str(1, "session_id"), "t0");
+  EXPECT_EQ(rows.str(1, "known_from"), "index");
+  EXPECT_FALSE(rows.rows[1]["task_dir_present"].GetBool());
+  EXPECT_EQ(rows.str(1, "time_utc"), "2025-06-15T15:06:40.000Z");
+  EXPECT_EQ(std::string(rows.src(1)["recovery"].GetString()), "temp_leftover");
+  EXPECT_EQ(rows.src(1)["record_index"].GetInt(), 1);
+  EXPECT_EQ(rows.str(2, "kind"), "permission_mode");
+  EXPECT_EQ(rows.str(3, "session_id"), "t1");
+  EXPECT_EQ(std::string(rows.src(3)["path"].GetString()), tasks + "/_index.json");
+  ASSERT_TRUE(rows.rows[3].HasMember("also_in"));
+  const rapidjson::Value& also = rows.rows[3]["also_in"];
+  ASSERT_EQ(also.Size(), 1u);
+  EXPECT_EQ(std::string(also[0]["path"].GetString()), tasks + "/._index.json.bak_1760000000500_k3j9x2ab1c.tmp");
+  EXPECT_EQ(std::string(also[0]["recovery"].GetString()), "temp_leftover");
+  EXPECT_EQ(also[0]["record_index"].GetInt(), 0);
+  ASSERT_EQ(report.files.size(), 2u);
+  EXPECT_EQ(report.files[1].kind, "task_index");
+  EXPECT_EQ(report.files[1].version_folded, 1);
+  fs::remove_all(dir);
+}
+
+// issue 5 --deep: an orphan's kind from its name (NTFS and FAT keep one) — the task files, _index.json and their
+// safeWriteJson temp names (roo-format.md §2.2) — and nothing else.
+TEST(Orphans, KindByName_issue5) {
+  auto k = orphan_kind_by_name("ui_messages.json");
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->kind, TaskFileKind::ui_messages);
+  EXPECT_STREQ(k->decided_by, "file_name");
+  EXPECT_FALSE(k->temp);
+  k = orphan_kind_by_name("._index.json.bak_1778260869009_3hx8k2mq0w5.tmp");
+  ASSERT_TRUE(k);
+  EXPECT_TRUE(k->is_index);
+  ASSERT_TRUE(k->temp);
+  EXPECT_EQ(k->temp->kind, "bak");
+  EXPECT_EQ(k->temp->ms, 1778260869009);
+  k = orphan_kind_by_name(".history_item.json.new_1777885541251_5mz0c3ka8u.tmp");
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->kind, TaskFileKind::history_item);
+  EXPECT_FALSE(orphan_kind_by_name("OrphanFile-21"));
+  EXPECT_FALSE(orphan_kind_by_name("notes.txt"));
+  EXPECT_FALSE(orphan_kind_by_name(".notes.txt.new_1777885541251_5mz0c3ka8u.tmp"));
+}
+
+// libtsk names an orphan whose name is lost OrphanFile-<inode> (reference/tsk.md §1.4); only those are sniffed.
+TEST(Orphans, MadeUpNames_issue5) {
+  EXPECT_TRUE(is_made_up_orphan_name("OrphanFile-21"));
+  EXPECT_FALSE(is_made_up_orphan_name("OrphanFile-"));
+  EXPECT_FALSE(is_made_up_orphan_name("OrphanFile-2a"));
+  EXPECT_FALSE(is_made_up_orphan_name("orphanfile-21"));
+}
+
+// The openings Roo's compact JSON.stringify writes (roo-format.md §2.1–§2.9), and look-alikes that are not Roo's.
+TEST(Orphans, KindByOpeningBytes_issue5) {
+  auto kind_of = [](std::string_view b) -> std::string {
+    auto k = orphan_kind_by_content(b);
+    if (!k) return "none";
+    EXPECT_STREQ(k->decided_by, "content");
+    if (k->is_index) return "index";
+    switch (k->kind) {
+      case TaskFileKind::ui_messages: return "ui";
+      case TaskFileKind::api_history: return "api";
+      case TaskFileKind::history_item: return "history_item";
+      case TaskFileKind::task_metadata: return "task_metadata";
+      default: return "other";
+    }
+  };
+  EXPECT_EQ(kind_of(R"([{"ts":1779261123485,"type":"say","say":"text","text":"Rename)"), "ui");
+  EXPECT_EQ(kind_of(R"([{"ts":1779261123485,"type":"ask","ask":"followup")"), "ui");
+  EXPECT_EQ(kind_of(R"([{"ts":1,"value":2}])"), "none");  // a ts-first array of something else
+  EXPECT_EQ(kind_of(R"([{"role":"user","content":[{"type":"text")"), "api");
+  EXPECT_EQ(kind_of(R"([{"role":"assistant","content":")"), "api");
+  EXPECT_EQ(kind_of(R"({"id":"019e443a-2b99-7c1d-9e2f-3a4b5c6d7e80","number":1,"ts":1779261140915,"task":"Rename)"),
+            "history_item");
+  EXPECT_EQ(kind_of(R"({"id":"abc","name":"package"})"), "none");  // any other id-first JSON object
+  EXPECT_EQ(kind_of(R"({"files_in_context":[{"path":"src/a.py")"), "task_metadata");
+  EXPECT_EQ(kind_of(R"({"version":1,"updatedAt":1779378013300,"entries":[{"id":)"), "index");
+  EXPECT_EQ(kind_of(R"({"version":1,"dependencies":{}})"), "none");
+  EXPECT_EQ(kind_of(""), "none");
+  EXPECT_EQ(kind_of(std::string(512, '\0')), "none");  // content that came back as zeros
+}
+
+// A folder has no $OrphanFiles: --deep reads nothing more from it, and the report says none were seen.
+TEST(Orphans, FolderHasNone_issue5) {
+  char dir[] = "/tmp/roo-orphan-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  write(fs::path(dir) / "OrphanFile-21", R"([{"ts":1,"type":"say","say":"text","text":"x"}])");
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  ScanOptions opts;
+  opts.deep = true;
+  scan_file_system(folder, rows, report, opts);
+  EXPECT_EQ(rows.rows.size(), 0u);
+  ASSERT_TRUE(report.orphans);
+  EXPECT_EQ(report.orphans->files_seen, 0);
+  EXPECT_EQ(report.orphans->roo_files_parsed, 0);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace roo

@@ -202,29 +202,72 @@ class E2E(unittest.TestCase):
         self.assertTrue(any(line.startswith(first["time_utc"][:19] + "Z") for line in roo_lines))
         self.assertTrue(all(",macb," in line for line in roo_lines))
 
-    # Issue 2: a crash while reading one file system loses neither the rows of the others nor the report.
-    def test_worker_crash(self):
+    def run_crashing_ntfs_worker(self, threads):
+        """demo.E01 with the NTFS partition's worker dying after its first source file that gave rows: exit 5, the
+        ext4 partition's rows complete, one body line per kept timed row; returns (NTFS rows kept, report, body)."""
         env = dict(os.environ, ROO_INGEST_TEST_CRASH_PARTITION="5")  # the NTFS partition of demo.E01
         out = os.path.join(self.tmp, "out")
-        proc = subprocess.run([BINARY, images("demo.E01"), "-o", out], capture_output=True, text=True, env=env)
+        proc = subprocess.run([BINARY, images("demo.E01"), "-o", out, "--threads", str(threads)], capture_output=True,
+                              text=True, env=env)
         self.assertEqual(proc.returncode, 5, proc.stderr)
         rows = read_rows(out)
         linux = expected("linux-ext4", "transcripts", "stores-linux")
         self.assert_rows_match(rows[: len(linux)], linux)
-        # The NTFS worker finished one source file (W1's history_item.json: task, its permission mode and the
-        # identity conflict) and died.
-        ntfs_rows = rows[len(linux):]
-        self.assertEqual([r["kind"] for r in ntfs_rows], ["task", "permission_mode", "identity_conflict"])
-        self.assertEqual(ntfs_rows[0]["source"]["fs_type"], "ntfs")
+        self.assertNotIn("\u0001", open(os.path.join(out, "rows.jsonl"), encoding="utf-8").read())  # no placeholder
         report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
-        crashed = [p for p in report["partitions"] if p.get("index") == 5][0]
-        self.assertEqual(crashed["status"], "crashed")
-        self.assertIn("worker killed by signal 6", crashed["reason"])
         self.assertEqual(report["rows"]["total"], len(rows))
         with open(os.path.join(out, "roo.body"), encoding="utf-8") as f:
             body = f.read().splitlines()
-        self.assertEqual(len(body), len([r for r in rows if r["time_utc"]]))  # one line per kept timed row
+        timed = [r for r in rows if r["time_utc"]]
+        self.assertEqual(len(body), len(timed))
+        for line, row in zip(body, timed):  # in row order
+            self.assertIn("roo-code " + row["kind"], line)
+        return rows[len(linux):], report, body
+
+    # Issue 2: a crash while reading one file system loses neither the rows of the others nor the report.
+    def test_worker_crash(self):
+        # One worker thread: exactly what it finished before dying is known (test_worker_crash_threads: several).
+        ntfs_rows, report, body = self.run_crashing_ntfs_worker(threads=1)
+        # The NTFS worker finished one source file (W1's history_item.json: task, its permission mode and the
+        # identity conflict) and died.
+        self.assertEqual([r["kind"] for r in ntfs_rows], ["task", "permission_mode", "identity_conflict"])
+        self.assertEqual(ntfs_rows[0]["source"]["fs_type"], "ntfs")
+        crashed = [p for p in report["partitions"] if p.get("index") == 5][0]
+        self.assertEqual(crashed["status"], "crashed")
+        self.assertIn("worker killed by signal 6", crashed["reason"])
         self.assertIn("roo-code identity_conflict", body[-1])
+
+    # The same crash with three worker threads on the file system: worker 0 dies after its first source while the
+    # others may have finished task units of their own. What is kept is whole sources, in the order one thread
+    # writes them: an ordered subsequence of the expected NTFS rows that starts with worker 0's first source.
+    def test_worker_crash_threads(self):
+        ntfs_rows, _, _ = self.run_crashing_ntfs_worker(threads=3)
+        self.assertEqual([r["kind"] for r in ntfs_rows[:3]], ["task", "permission_mode", "identity_conflict"])
+        wanted = expected("windows-ntfs", "stores-windows")
+        at = 0
+        for row in ntfs_rows:  # each kept row matches the next expected row that it can match, in order
+            while at < len(wanted) and subset_diff(wanted[at], row):
+                at += 1
+            self.assertLess(at, len(wanted), f"kept row out of order or not expected: {row['kind']} {row['source']['path']}")
+            at += 1
+
+    # --threads shares a file system's tasks between workers (core/work_split.h): the rows, the body file and the
+    # report are the same as one thread's, whatever the number of threads.
+    def test_threads_same_output(self):
+        for image in ("demo.E01", "recovery-ext4.E01", "deleted-ntfs.E01"):
+            outs = [self.run_tool(images(image), "--threads", str(n), out_name=f"{image}-{n}")[0] for n in (1, 2, 3)]
+            for name in ("rows.jsonl", "roo.body"):
+                first = open(os.path.join(outs[0], name), "rb").read()
+                for other in outs[1:]:
+                    self.assertEqual(first, open(os.path.join(other, name), "rb").read(), f"{image} {name}")
+            reports = []
+            for o in outs:
+                r = json.load(open(os.path.join(o, "report.json"), encoding="utf-8"))
+                r.pop("command_line")
+                reports.append(r)
+            self.assertEqual(reports[0], reports[1], image)
+            self.assertEqual(reports[0], reports[2], image)
+        self.assertGreater(len(read_rows(outs[0])), 100)
 
     # design.md §2: the row contract is a JSON Schema in the repo; every row of every fixture run must satisfy it.
     def test_row_schema(self):
@@ -285,6 +328,11 @@ class E2E(unittest.TestCase):
         report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
         files = [len(p["scan"]["files_parsed"]) for p in report["partitions"] if p.get("kind") == "allocated"]
         self.assertEqual([e["files"] for e in parsing], files)
+        # The total is the bytes of the task files listed (so an ETA shows); the stores read after the tasks are not
+        # counted ahead, so what is done can pass it: the last line then shows what was done.
+        for e in parsing:
+            self.assertGreaterEqual(e["total_bytes"], e["bytes"])
+            self.assertEqual(e["eta_seconds"], 0)
         writing = [e for e in events if e["progress"] == "writing formats" and e["done"]]
         self.assertEqual(len(writing), 1)
         size = os.path.getsize(os.path.join(out, "rows.jsonl"))

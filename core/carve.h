@@ -1,0 +1,186 @@
+// Carving Roo records out of bytes no file owns (issue 5, "Carving", --deep): unallocated blocks, the slack of Roo
+// files, unpartitioned space. safeWriteJson writes every save as a new file (roo-format.md §2.2), so the blocks of
+// older versions of ui_messages.json, api_conversation_history.json, history_item.json and _index.json are freed and
+// survive there until reused.
+//
+// Two parts, both without libtsk:
+// - Carver finds whole JSON values that open like a Roo record in consecutive byte runs fed to it in pieces
+//   (a value may straddle two pieces of the same run). It looks for '{' with memchr (memory bandwidth), checks the
+//   first key, frames the value with a string-aware bracket matcher that gives up at the first byte JSON cannot
+//   hold, then parses it and classifies it by its shape.
+// - CarvedRecordEmitter turns the values, fed in image-offset order, into rows through the parsers the live files
+//   use, so row texts are the same as for a live record. Records identical to ones the normal scan read are folded
+//   (counted, no row); consecutive records of one array are read together and attributed to one task.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/evidence.h"
+#include "core/row.h"
+
+namespace roo {
+
+// What a carved value is, by its shape (roo-format.md §2.3, §3.1, §5, §2.9, §6, §7.2).
+enum class CarvedKind { ui_message, api_message, history_item, task_index, cli_history, retry_request };
+const char* carved_kind_name(CarvedKind k);
+inline constexpr int kCarvedKinds = 6;
+
+// One JSON value found in carved bytes.
+struct CarvedValue {
+  uint64_t offset = 0;  // image byte offset of its first byte
+  uint64_t length = 0;  // its byte length
+  std::string text;     // its exact bytes (emptied by a carving thread when no row can need them, see carving.cpp)
+  CarvedKind kind = CarvedKind::ui_message;
+  int region = 0;       // CarveRegion index (where the bytes lie); set by the caller of Carver
+  // The bytes just before it in the same run (at most kCarveLookbehind): says whether it opens an array ('[') or
+  // follows another record of the same array (',' right after that record's end).
+  std::string before;
+  std::string sha256;   // of text, when the finder already computed it (a carving thread; folding looks it up)
+  // Set by a carving thread that looked the record up in the KnownRecords (sealed, read-only): the task of the known
+  // record it is identical to ("" for none), or null when it is not known. Else the emitter looks it up.
+  bool looked_up = false;
+  const std::string* known_task = nullptr;
+  uint64_t end() const { return offset + length; }
+};
+
+inline constexpr size_t kCarveLookbehind = 32;
+// A value larger than this is given up on (memory stays bounded: issue 5 asks for ≤ 128 MiB peak). Roo records
+// with pasted images can be a few MB; whole arrays are not extracted as one value (their records are).
+inline constexpr size_t kMaxCarvedValue = 16u << 20;
+
+// Finds Roo values in one contiguous run at a time. Not thread-safe; one per worker.
+class Carver {
+ public:
+  using Found = std::function<void(CarvedValue&&)>;
+  // nested: also look inside every value found, and give every framed value without classifying it (used to list
+  // the records of a known file, for folding); carving itself goes on after a value's end, so a record is found
+  // once, as the largest value that holds it.
+  explicit Carver(Found found, bool nested = false, size_t max_value = kMaxCarvedValue);
+
+  // Starts a run at image offset `offset`; `before` holds the bytes just before it in the same run (context only).
+  void begin_run(uint64_t offset, std::string_view before = {});
+  // Values starting at or past this offset are not looked for (a work unit's end); bytes past it still complete a
+  // value that started before it. Default: no limit.
+  void set_scan_end(uint64_t offset) { scan_end_ = offset; }
+  // The next bytes of the run, in order. A read may cut the run anywhere.
+  void feed(const char* data, size_t len);
+  // Whether a value that started before the scan end is still open (the caller should feed more of the run).
+  bool wants_more() const { return !pending_.empty(); }
+  // The run ended: an open value is cut and given up on (its inner records are still looked for).
+  void end_run();
+
+  uint64_t bytes_fed() const { return bytes_fed_; }
+
+ private:
+  size_t scan(const char* p, size_t n, uint64_t base, bool final);
+  void keep_history(const char* p, size_t n);
+
+  Found found_;
+  bool nested_;
+  size_t max_value_;
+  uint64_t scan_end_ = UINT64_MAX;
+  std::string pending_;      // unconsumed bytes (an open value or an unchecked '{'), from pending_off_
+  uint64_t pending_off_ = 0;
+  uint64_t next_off_ = 0;    // image offset of the next byte fed
+  std::string history_;      // up to kCarveLookbehind bytes before the unconsumed ones
+  uint64_t bytes_fed_ = 0;
+};
+
+// Classifies a value; nothing when it is not a Roo record (or not JSON text at all).
+std::optional<CarvedKind> classify_carved(std::string_view text);
+// Whether text is one JSON value, checked as classify_carved checks it: it agrees with parse_json on text without
+// NUL bytes (tests/fuzz/fuzz_carve.cpp checks it), without building anything. A NUL is never JSON text here.
+bool is_json_text(std::string_view text);
+
+// Every record value of a known Roo file, as the Carver frames them (nested), for folding and attribution.
+void for_each_record_value(std::string_view bytes, const std::function<void(std::string_view)>& f);
+
+// What the normal scan of a file system read: carved records identical to one of these are folded, and the task
+// a known record belongs to attributes its carved neighbours. Kept as sorted 32-byte digests (a large image's files
+// hold hundreds of thousands of records: memory stays small, issue 5 asks for ≤ 128 MiB).
+class KnownRecords {
+ public:
+  using Digest = std::array<unsigned char, 32>;
+  static Digest digest_of(std::string_view sha256_hex);
+  // A record of a file of `task` ("" for none). When several files hold the same record, the first added keeps it.
+  void add(const Digest& record, const std::string& task);
+  // Adds every record of a known file's bytes, belonging to `identity` (which may have no session id).
+  void add_file(std::string_view bytes, const TaskIdentity* identity);
+  void seal();  // after the last add, before any lookup
+  // The task of a known record ("" when none), or nullptr when the record is not known.
+  const std::string* task_of(const std::string& sha256_hex) const;
+  bool known(const std::string& sha256_hex) const { return task_of(sha256_hex) != nullptr; }
+
+  std::map<std::string, TaskIdentity> identities;  // task id → the identity its live rows carry
+
+ private:
+  struct Entry {
+    Digest digest;
+    uint32_t task;
+  };
+  std::vector<Entry> entries_;
+  std::vector<std::string> tasks_;
+  std::map<std::string, uint32_t> task_numbers_;
+};
+
+// Where carved bytes lie: the source every row of a carved record names.
+struct CarveRegion {
+  VolumeInfo volume;
+  FileMeta file;  // "$Unallocated", "$Unpartitioned", or the Roo file whose slack it is (recovery slack)
+  std::optional<uint64_t> fs_offset;  // image offset of the file system; blocks count from it
+  uint32_t block_size = 0;            // 0: no file-system blocks (unpartitioned space)
+};
+
+// Counts for report.json (per partition, "carving").
+struct CarveStats {
+  uint64_t bytes_carved = 0;
+  uint64_t unallocated_bytes = 0, slack_bytes = 0, unpartitioned_bytes = 0;
+  int64_t found[kCarvedKinds] = {};
+  int64_t folded[kCarvedKinds] = {};
+  int64_t kept[kCarvedKinds] = {};
+  int64_t unattributed = 0;  // kept records no task could be given to
+  double seconds = 0;
+  std::vector<std::string> errors;  // what could not be read (an image that would not open again, a block walk)
+  std::string to_json() const;
+};
+
+inline constexpr size_t kMaxGroupBytes = 8u << 20;
+
+// Whether b is the next record of a's array (only whitespace and one ',' between them): such records are read together.
+bool continues_array(const CarvedValue& a, const CarvedValue& b);
+
+// Turns carved values (fed in ascending image offset, each at most once) into rows. Values that lie inside a value
+// already taken are dropped (a work unit that started inside a record finds its inner records again).
+class CarvedRecordEmitter {
+ public:
+  CarvedRecordEmitter(const KnownRecords& known, const std::vector<CarveRegion>& regions, RowSink& sink,
+                      CarveStats& stats, bool native);
+  ~CarvedRecordEmitter();
+  void add(CarvedValue&& v);
+  void finish();  // flushes the last group of records
+
+ private:
+  void flush();
+  void emit_group();
+  const KnownRecords& known_;
+  const std::vector<CarveRegion>& regions_;
+  RowSink& sink_;
+  CarveStats& stats_;
+  bool native_;
+  std::vector<CarvedValue> group_;  // consecutive records of one array (or one lone value)
+  size_t group_bytes_ = 0;
+  // A long array is read in parts of at most kMaxGroupBytes; the task of its earlier parts attributes the later ones.
+  std::optional<std::string> array_task_;
+  uint64_t taken_end_ = 0;
+};
+
+}  // namespace roo

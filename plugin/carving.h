@@ -1,0 +1,53 @@
+// --deep carving (issue 5, "Carving"): after a file system's normal scan, its unallocated blocks and the slack of
+// the Roo files it read are carved for Roo records (core/carve.h); the image's unpartitioned space once per image.
+// Threads split the byte runs; rows come out in image-offset order whatever the threads do, so the same image gives
+// byte-identical rows.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/carve.h"
+#include "core/row.h"
+#include "plugin/report.h"
+#include "plugin/run.h"
+#include "tsk_glue/tsk_evidence.h"
+
+namespace roo {
+
+// A Roo file the normal scan read (a task file or a version of it, the index, cli-history), as its rows name it:
+// the records carving folds against and attributes by, and the files whose slack is carved.
+struct RooFile {
+  FileMeta meta;
+  std::optional<TaskIdentity> identity;  // the identity its first row carries
+};
+// Reads them back from a part's rows.jsonl (the scan's workers write rows, not lists): one per path and inode.
+std::vector<RooFile> roo_files_in_rows(const std::filesystem::path& rows_jsonl);
+
+// Opens a view of a partition's file system of its own (one per thread), nullptr with *why when it cannot.
+using OpenView = std::function<std::unique_ptr<FileSystemView>(std::string* why)>;
+
+// Carves the file system of partition p and writes the rows of what it keeps. view (and more views from open_view,
+// one per thread) read the Roo files the scan read, for folding and attribution.
+void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const OpenView& open_view,
+                       FileSystemView& view, const std::vector<RooFile>& files, RowSink& out, CarveStats& stats);
+
+// Carves the image's unpartitioned space (the volume system's unallocated gaps) once per image.
+void carve_unpartitioned(const RunOptions& opts, const std::vector<tsk::Partition>& gaps, RowSink& out,
+                         CarveStats& stats);
+
+}  // namespace roo
+
+namespace roo {
+
+// The whole --deep carving step of one partition's job, after its scan's rows are joined: carves it (and the gaps,
+// when given), appends the rows to rows/body, counts them into part.counts and puts the figures in part.scan.
+// open_view opens a view of the partition's file system, as the scan's workers do.
+void carve_partition(const RunOptions& opts, const tsk::Partition& p, const std::vector<tsk::Partition>& gaps,
+                     const OpenView& open_view, const std::filesystem::path& rows, const std::filesystem::path& body, PartReport& part);
+
+}  // namespace roo

@@ -1,0 +1,381 @@
+#include "plugin/scan_workers.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <tuple>
+
+#include "core/row_writer.h"
+#include "core/work_split.h"
+#include "plugin/body_file.h"
+
+namespace roo {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The byte ranges of one work unit in a worker's rows and body files, and its slice of the worker's parsed files.
+struct UnitSpan {
+  int64_t unit = 0;
+  int worker = 0;
+  uint64_t rows_begin = 0, rows_end = 0, body_begin = 0, body_end = 0;
+  size_t files_begin = 0, files_end = 0;
+};
+
+// Passes on only the rows of this worker's own units: the others belong to another worker, which writes them.
+class OwnUnitsOnly : public RowSink {
+ public:
+  OwnUnitsOnly(RowSink& out, const WorkSplit& split) : out_(out), split_(split) {}
+  void emit(const Row& row) override {
+    if (split_.in_own_unit()) out_.emit(row);
+  }
+  void take(Row&& row) override {
+    if (split_.in_own_unit()) out_.emit(std::move(row));
+  }
+  void end_source(const std::string& sha) override {
+    if (split_.in_own_unit()) out_.end_source(sha);
+  }
+
+ private:
+  RowSink& out_;
+  const WorkSplit& split_;
+};
+
+struct WorkerRun {
+  bool opened = false;
+  std::string why, fs_type;
+  ScanReport scan;
+  RowCounts counts;
+  std::vector<UnitSpan> units;
+  bool write_ok = true;
+};
+
+uint64_t position(std::FILE* f) {
+  std::fflush(f);
+  const off_t at = ftello(f);
+  return at < 0 ? 0 : static_cast<uint64_t>(at);
+}
+
+struct SharedProgress {
+  std::mutex mu;
+  int64_t files = 0;
+  uint64_t bytes = 0, planned = 0;
+};
+
+void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<WorkSplit::Shared>& shared,
+                SharedProgress& progress, WorkerRun& out) {
+  WorkSplit split(shared, k);  // abandoned when it goes out of scope, however this ends: nobody waits for a dead worker
+  const WorkerFiles wf = worker_files(setup.rows, setup.body, k);
+  std::FILE* rows = std::fopen(wf.rows.c_str(), "wb");
+  std::FILE* body = std::fopen(wf.body.c_str(), "wb");
+  std::FILE* units = std::fopen(wf.units.c_str(), "wb");
+  auto close_all = [&] {
+    bool ok = true;
+    for (std::FILE* f : {rows, body, units})
+      if (f && std::fclose(f) != 0) ok = false;
+    rows = body = units = nullptr;
+    return ok;
+  };
+  if (!rows || !body || !units) {
+    out.write_ok = false;
+    out.why = "cannot write into " + wf.rows.parent_path().string() + ": " + std::strerror(errno);
+    close_all();
+    return;
+  }
+  // Large stdio buffers: rows are hundreds of MB for big tasks, and every write() is a syscall (costly in a VM).
+  std::setvbuf(rows, nullptr, _IOFBF, 1 << 20);
+  std::setvbuf(body, nullptr, _IOFBF, 1 << 20);
+  try {
+    std::unique_ptr<FileSystemView> view = setup.open_view(&out.why);
+    if (!view) {
+      close_all();
+      return;
+    }
+    out.opened = true;
+    out.fs_type = view->volume().fs_type;
+    if (setup.opened) {
+      std::lock_guard<std::mutex> lock(progress.mu);
+      setup.opened(out.fs_type);
+    }
+    RowWriter jsonl(rows);  // flushes after every source: finished sources' rows survive a later crash
+    BodyFileWriter body_file(body);
+    std::vector<RowSink*> sinks = {&jsonl, &body_file, &out.counts};
+    if (k == 0 && setup.worker0_extra_sink) sinks.push_back(setup.worker0_extra_sink);
+    RowFanOut fan_out(sinks);
+    OwnUnitsOnly own_units(fan_out, split);
+    ScanOptions options = setup.options;
+    if (setup.workers > 1) {
+      options.split = &split;
+      if (!options.scratch_dir.empty()) {  // private copies of SQLite stores must not collide between workers
+        options.scratch_dir = (fs::path(options.scratch_dir) / ("worker-" + std::to_string(k))).string();
+        std::error_code ec;
+        fs::create_directories(options.scratch_dir, ec);
+      }
+    }
+    // The units file is written as units open and close, so the rows of a worker that dies can still be put in
+    // order (join_worker_outputs, recovering).
+    UnitSpan open{};
+    bool is_open = false;
+    auto open_unit = [&](int64_t unit) {
+      open = UnitSpan{unit, k, position(rows), 0, position(body), 0, out.scan.files.size(), 0};
+      std::fprintf(units, "open %" PRId64 " %" PRIu64 " %" PRIu64 "\n", unit, open.rows_begin, open.body_begin);
+      std::fflush(units);
+      is_open = true;
+    };
+    auto close_unit = [&] {
+      if (!is_open) return;
+      open.rows_end = position(rows);
+      open.body_end = position(body);
+      open.files_end = out.scan.files.size();
+      std::fprintf(units, "close %" PRId64 " %" PRIu64 " %" PRIu64 "\n", open.unit, open.rows_end, open.body_end);
+      std::fflush(units);
+      out.units.push_back(open);
+      is_open = false;
+    };
+    split.on_unit = [&](int64_t unit, bool mine) {
+      close_unit();
+      if (mine) open_unit(unit);
+    };
+    if (k == 0) open_unit(0);  // the work before the first task directory is worker 0's
+    out.scan.file_done = [&](const FileParseRecord& f) {
+      if (!split.in_own_unit() || !setup.file_done) return;
+      std::lock_guard<std::mutex> lock(progress.mu);
+      ++progress.files;
+      progress.bytes += f.bytes;
+      setup.file_done(progress.files, progress.bytes, progress.planned);
+    };
+    if (k == 0)  // every worker lists the same roots: worker 0's count is the total
+      out.scan.bytes_planned = [&](uint64_t bytes) {
+        std::lock_guard<std::mutex> lock(progress.mu);
+        progress.planned += bytes;
+      };
+    setup.scan(*view, own_units, out.scan, options);
+    close_unit();
+    split.on_unit = nullptr;
+    out.scan.file_done = nullptr;
+    out.scan.bytes_planned = nullptr;
+    out.write_ok = jsonl.ok() && body_file.ok();
+  } catch (const std::exception& e) {
+    out.write_ok = false;
+    out.why = std::string("scan failed: ") + e.what();
+  }
+  if (!close_all()) out.write_ok = false;
+}
+
+// Copies [begin, end) of in_fd to the end of out_fd, inside the kernel where it can.
+bool copy_range(int out_fd, int in_fd, uint64_t begin, uint64_t end) {
+  loff_t at = static_cast<loff_t>(begin);
+  while (static_cast<uint64_t>(at) < end) {
+    const size_t left = static_cast<size_t>(end - static_cast<uint64_t>(at));
+    const ssize_t n = copy_file_range(in_fd, &at, out_fd, nullptr, left, 0);
+    if (n > 0) continue;
+    if (n == 0 || (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)) return false;
+    char buf[1 << 16];  // the kernel cannot copy between these files: do it here
+    while (static_cast<uint64_t>(at) < end) {
+      const ssize_t r = pread(in_fd, buf, std::min<uint64_t>(sizeof buf, end - static_cast<uint64_t>(at)), at);
+      if (r <= 0 || write(out_fd, buf, static_cast<size_t>(r)) != r) return false;
+      at += r;
+    }
+  }
+  return true;
+}
+
+// Writes target from the given ranges of the workers' files, in order; a range that continues the previous one of the
+// same file is copied with it (a worker's units that follow one another are one copy).
+bool write_ranges(const fs::path& target, const std::vector<fs::path>& inputs,
+                  const std::vector<std::tuple<int, uint64_t, uint64_t>>& ranges) {
+  const int out = open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) return false;
+  std::vector<int> in_fds;
+  for (const fs::path& p : inputs) in_fds.push_back(open(p.c_str(), O_RDONLY | O_CLOEXEC));
+  bool ok = true;
+  int from = -1;
+  uint64_t begin = 0, end = 0;
+  auto flush = [&] {
+    if (from >= 0 && end > begin) ok = in_fds[static_cast<size_t>(from)] >= 0 &&
+                                       copy_range(out, in_fds[static_cast<size_t>(from)], begin, end) && ok;
+  };
+  for (const auto& [worker, b, e] : ranges) {
+    if (e <= b) continue;
+    if (worker == from && b == end) {
+      end = e;
+      continue;
+    }
+    flush();
+    from = worker;
+    begin = b;
+    end = e;
+  }
+  flush();
+  for (int fd : in_fds)
+    if (fd >= 0) close(fd);
+  return close(out) == 0 && ok;
+}
+
+// The units a worker's units file lists. An opened unit that was never closed (the worker died in it) ends where its
+// files end.
+std::vector<UnitSpan> read_units(const WorkerFiles& wf, int worker) {
+  std::vector<UnitSpan> spans;
+  std::ifstream in(wf.units);
+  std::string what;
+  int64_t unit = 0;
+  uint64_t rows_at = 0, body_at = 0;
+  bool is_open = false;
+  while (in >> what >> unit >> rows_at >> body_at) {
+    if (what == "open") {
+      spans.push_back(UnitSpan{unit, worker, rows_at, rows_at, body_at, body_at, 0, 0});
+      is_open = true;
+    } else if (what == "close" && is_open) {
+      spans.back().rows_end = rows_at;
+      spans.back().body_end = body_at;
+      is_open = false;
+    }
+  }
+  if (is_open) {
+    std::error_code ec;
+    spans.back().rows_end = std::max<uint64_t>(spans.back().rows_begin, fs::file_size(wf.rows, ec));
+    spans.back().body_end = std::max<uint64_t>(spans.back().body_begin, fs::file_size(wf.body, ec));
+  }
+  return spans;
+}
+
+}  // namespace
+
+WorkerFiles worker_files(const fs::path& rows, const fs::path& body, int worker) {
+  const std::string w = ".w" + std::to_string(worker);
+  return {rows.string() + w, body.string() + w, rows.string() + ".units" + w};
+}
+
+bool row_has_body_line(const rapidjson::Value& row) {
+  // ISO strings compare in time order.
+  return row.IsObject() && row.HasMember("time_utc") && row["time_utc"].IsString() &&
+         std::string(row["time_utc"].GetString()) >= "1970-01-01T00:00:01";
+}
+
+int64_t cut_to_finished_sources(const fs::path& rows, const fs::path& body) {
+  cut_unfinished_rows(rows.string());
+  std::ifstream in(rows, std::ios::binary);
+  std::string line;
+  int64_t timed = 0;
+  while (std::getline(in, line)) {
+    rapidjson::Document d;
+    d.Parse(line.data(), line.size());
+    if (row_has_body_line(d)) ++timed;
+  }
+  // The body lines are in row order: keep as many as the rows kept have.
+  std::ifstream body_in(body, std::ios::binary);
+  uint64_t keep = 0;
+  for (int64_t i = 0; i < timed && std::getline(body_in, line); ++i) keep += line.size() + 1;
+  std::error_code ec;
+  fs::resize_file(body, std::min<uint64_t>(keep, fs::file_size(body, ec)), ec);
+  return timed;
+}
+
+bool join_worker_outputs(const fs::path& rows, const fs::path& body, int workers, bool recovering) {
+  std::vector<UnitSpan> spans;
+  std::vector<WorkerFiles> files;
+  for (int k = 0; k < workers; ++k) {
+    files.push_back(worker_files(rows, body, k));
+    if (recovering && fs::exists(files.back().rows)) cut_to_finished_sources(files.back().rows, files.back().body);
+    for (const UnitSpan& s : read_units(files.back(), k)) spans.push_back(s);
+  }
+  std::sort(spans.begin(), spans.end(), [](const UnitSpan& a, const UnitSpan& b) { return a.unit < b.unit; });
+  bool ok = true;
+  // One worker's files hold every row in order (one thread, or the others had nothing): moved, not copied.
+  std::set<int> writers;
+  for (const UnitSpan& s : spans)
+    if (s.rows_end > s.rows_begin || s.body_end > s.body_begin) writers.insert(s.worker);
+  std::error_code ec;
+  if (writers.size() <= 1) {
+    const WorkerFiles& wf = files[writers.empty() ? 0 : static_cast<size_t>(*writers.begin())];
+    uint64_t rows_end = 0, body_end = 0;
+    for (const UnitSpan& s : spans)
+      if (s.worker == (writers.empty() ? 0 : *writers.begin())) {
+        rows_end = std::max(rows_end, s.rows_end);
+        body_end = std::max(body_end, s.body_end);
+      }
+    for (auto [from, to, end] : {std::tuple{wf.rows, rows, rows_end}, std::tuple{wf.body, body, body_end}}) {
+      if (!fs::exists(from)) {
+        std::ofstream(to, std::ios::binary);
+        continue;
+      }
+      fs::resize_file(from, end, ec);  // anything past the last unit is not a finished unit's
+      fs::rename(from, to, ec);
+      if (ec) ok = false;
+    }
+  } else {
+    std::vector<fs::path> row_files, body_files;
+    for (const WorkerFiles& wf : files) {
+      row_files.push_back(wf.rows);
+      body_files.push_back(wf.body);
+    }
+    std::vector<std::tuple<int, uint64_t, uint64_t>> row_ranges, body_ranges;
+    for (const UnitSpan& s : spans) {
+      row_ranges.emplace_back(s.worker, s.rows_begin, s.rows_end);
+      body_ranges.emplace_back(s.worker, s.body_begin, s.body_end);
+    }
+    ok = write_ranges(rows, row_files, row_ranges) && write_ranges(body, body_files, body_ranges);
+  }
+  for (const WorkerFiles& wf : files)
+    for (const fs::path& p : {wf.rows, wf.body, wf.units}) fs::remove(p, ec);
+  return ok;
+}
+
+ScanWorkersResult scan_with_workers(const ScanWorkersSetup& setup) {
+  const int workers = std::max(1, setup.workers);
+  auto shared = std::make_shared<WorkSplit::Shared>(workers);
+  SharedProgress progress;
+  std::vector<WorkerRun> runs(static_cast<size_t>(workers));
+  if (workers == 1) {
+    run_worker(setup, 0, shared, progress, runs[0]);
+  } else {
+    std::vector<std::thread> threads;
+    for (int k = 0; k < workers; ++k)
+      threads.emplace_back([&, k] { run_worker(setup, k, shared, progress, runs[static_cast<size_t>(k)]); });
+    for (std::thread& t : threads) t.join();
+  }
+
+  ScanWorkersResult result;
+  result.opened = true;
+  for (const WorkerRun& r : runs) {
+    result.write_ok = result.write_ok && r.write_ok;
+    if (!r.opened) {
+      result.opened = false;
+      if (result.why.empty()) result.why = r.why;
+    }
+  }
+  result.fs_type = runs[0].fs_type;
+  if (!result.opened) return result;
+  // Worker 0 walked everything and read every store: its report is the base. The parsed files come in unit order
+  // from whichever worker did each unit; errors are every worker's, each once, sorted.
+  std::vector<UnitSpan> spans;
+  for (const WorkerRun& r : runs) spans.insert(spans.end(), r.units.begin(), r.units.end());
+  std::sort(spans.begin(), spans.end(), [](const UnitSpan& a, const UnitSpan& b) { return a.unit < b.unit; });
+  std::vector<FileParseRecord> files;
+  for (const UnitSpan& s : spans) {
+    const std::vector<FileParseRecord>& from = runs[static_cast<size_t>(s.worker)].scan.files;
+    files.insert(files.end(), from.begin() + static_cast<std::ptrdiff_t>(s.files_begin),
+                 from.begin() + static_cast<std::ptrdiff_t>(s.files_end));
+  }
+  result.scan = std::move(runs[0].scan);
+  result.scan.files = std::move(files);
+  // Sorted: which worker met an error depends on which claimed the task, and the report must not.
+  std::set<std::string> errors(result.scan.errors.begin(), result.scan.errors.end());
+  for (size_t k = 1; k < runs.size(); ++k) errors.insert(runs[k].scan.errors.begin(), runs[k].scan.errors.end());
+  result.scan.errors.assign(errors.begin(), errors.end());
+  for (const WorkerRun& r : runs) result.counts.merge(r.counts);
+  return result;
+}
+
+}  // namespace roo

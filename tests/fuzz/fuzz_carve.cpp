@@ -1,0 +1,38 @@
+// core/carve: the fuzzer's bytes as one carved run, fed in two reads cut where its first byte says, every value
+// found turned into rows (and serialised) against a known record set, as --deep does.
+#include "core/carve.h"
+#include "core/json_records.h"
+#include "fuzz_harness.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace roo;
+  KnownRecords known;
+  TaskIdentity task{"vscode", "u", "t", {}, {}, {}};
+  known.add_file(R"([{"ts":1,"type":"say","say":"text","text":"prompt"}])", &task);  // seals it
+  std::vector<CarveRegion> regions(1);
+  regions[0].volume = VolumeInfo{"fuzz.img", {}, 0, "ext4", 0};
+  regions[0].file.path = "$Unallocated";
+  regions[0].file.recovery = Recovery::carved;
+  regions[0].fs_offset = 0;
+  regions[0].block_size = 1024;
+  fuzz::SerialisingSink sink;
+  CarveStats stats;
+  CarvedRecordEmitter emitter(known, regions, sink, stats, true);
+  Carver carver([&](CarvedValue&& v) { emitter.add(std::move(v)); }, false, 1 << 16);
+  carver.begin_run(512);
+  const size_t cut = size ? data[0] % (size + 1) : 0;
+  carver.feed(reinterpret_cast<const char*>(data), cut);
+  carver.feed(reinterpret_cast<const char*>(data) + cut, size - cut);
+  carver.end_run();
+  emitter.finish();
+  for_each_record_value(std::string_view(reinterpret_cast<const char*>(data), size), [](std::string_view) {});
+  // The carver's own JSON check must agree with the parser every row comes from, on what it is given: framed values
+  // hold no NUL byte (parse_json, on RapidJSON's NUL-terminated reading, takes a NUL for the end of the text).
+  rapidjson::Document doc;
+  std::string why;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (text.find('\0') == std::string_view::npos &&
+      is_json_text(text) != parse_json(text.data(), text.size(), doc, &why))
+    __builtin_trap();
+  return 0;
+}

@@ -1,0 +1,119 @@
+#include "tsk_glue/unallocated.h"
+
+#include <tsk/libtsk.h>
+
+#include <algorithm>
+
+namespace roo::tsk {
+
+std::unique_ptr<CarveSource> CarveSource::open(const std::vector<std::string>& image_paths,
+                                               std::optional<uint64_t> fs_offset, std::string* why) {
+  std::vector<const char*> names;
+  for (const std::string& p : image_paths) names.push_back(p.c_str());
+  std::unique_ptr<CarveSource> s(new CarveSource);
+  s->img_ = tsk_img_open_utf8(static_cast<int>(names.size()), names.data(), TSK_IMG_TYPE_DETECT, 0);
+  if (!s->img_) {
+    if (why) *why = std::string("cannot open the image for carving: ") + tsk_error_get();
+    tsk_error_reset();
+    return nullptr;
+  }
+  if (fs_offset) {
+    s->fs_ = tsk_fs_open_img(s->img_, static_cast<TSK_OFF_T>(*fs_offset), TSK_FS_TYPE_DETECT);
+    if (!s->fs_) {
+      if (why) *why = std::string("cannot open the file system for carving: ") + tsk_error_get();
+      tsk_error_reset();
+      return nullptr;
+    }
+  }
+  return s;
+}
+
+CarveSource::~CarveSource() {
+  if (fs_) tsk_fs_close(fs_);
+  if (img_) tsk_img_close(img_);
+}
+
+uint64_t CarveSource::image_size() const { return static_cast<uint64_t>(img_->size); }
+uint32_t CarveSource::block_size() const { return fs_ ? fs_->block_size : 0; }
+
+namespace {
+struct RunCollector {
+  std::vector<CarveRun>* runs;
+  uint64_t fs_offset;
+  uint32_t block_size;
+  int region;
+};
+
+TSK_WALK_RET_ENUM collect_unallocated(const TSK_FS_BLOCK* b, void* ptr) {
+  auto* c = static_cast<RunCollector*>(ptr);
+  const uint64_t at = c->fs_offset + static_cast<uint64_t>(b->addr) * c->block_size;
+  if (!c->runs->empty() && c->runs->back().offset + c->runs->back().length == at)
+    c->runs->back().length += c->block_size;  // the next block of the same run
+  else
+    c->runs->push_back({at, c->block_size, c->region});
+  return TSK_WALK_CONT;
+}
+}  // namespace
+
+std::vector<CarveRun> CarveSource::unallocated_runs(int region, std::string* why) {
+  std::vector<CarveRun> runs;
+  if (!fs_) return runs;
+  RunCollector c{&runs, static_cast<uint64_t>(fs_->offset), fs_->block_size, region};
+  // AONLY: addresses and flags only, no block content is read (reference/tsk.md §1.6); the runs are read later in
+  // large pieces.
+  if (tsk_fs_block_walk(fs_, fs_->first_block, fs_->last_block,
+                        static_cast<TSK_FS_BLOCK_WALK_FLAG_ENUM>(TSK_FS_BLOCK_WALK_FLAG_UNALLOC |
+                                                                 TSK_FS_BLOCK_WALK_FLAG_AONLY),
+                        collect_unallocated, &c) != 0) {
+    if (why) *why = std::string("block walk failed: ") + tsk_error_get();
+    tsk_error_reset();
+  }
+  // Nothing past the image's end (a file system larger than a truncated image).
+  const uint64_t end = image_size();
+  runs.erase(std::remove_if(runs.begin(), runs.end(), [&](const CarveRun& r) { return r.offset >= end; }), runs.end());
+  for (CarveRun& r : runs) r.length = std::min(r.length, end - r.offset);
+  return runs;
+}
+
+std::optional<CarveRun> CarveSource::slack_run(uint64_t inode, int region) {
+  if (!fs_) return std::nullopt;
+  TSK_FS_FILE* file = tsk_fs_file_open_meta(fs_, nullptr, static_cast<TSK_INUM_T>(inode));
+  if (!file) {
+    tsk_error_reset();
+    return std::nullopt;
+  }
+  std::optional<CarveRun> out;
+  const TSK_FS_ATTR* attr = tsk_fs_file_attr_get(file);
+  const uint64_t bs = fs_->block_size;
+  if (attr && file->meta && (attr->flags & TSK_FS_ATTR_NONRES) && bs) {
+    const uint64_t size = static_cast<uint64_t>(file->meta->size);
+    const uint64_t used = size % bs;
+    const uint64_t last = size / bs;  // the block the file ends in
+    if (used != 0)
+      for (const TSK_FS_ATTR_RUN* r = attr->nrd.run; r; r = r->next) {
+        if (r->flags & (TSK_FS_ATTR_RUN_FLAG_FILLER | TSK_FS_ATTR_RUN_FLAG_SPARSE)) continue;
+        if (last < r->offset || last >= r->offset + r->len) continue;
+        const uint64_t addr = r->addr + (last - r->offset);
+        out = CarveRun{static_cast<uint64_t>(fs_->offset) + addr * bs + used, bs - used, region};
+        break;
+      }
+  }
+  tsk_fs_file_close(file);
+  return out;
+}
+
+int64_t CarveSource::read(uint64_t offset, char* buf, size_t len) {
+  const ssize_t n = tsk_img_read(img_, static_cast<TSK_OFF_T>(offset), buf, len);
+  if (n < 0) tsk_error_reset();
+  return n;
+}
+
+std::vector<CarveUnit> carve_units(const std::vector<CarveRun>& runs, uint64_t unit_bytes) {
+  std::vector<CarveUnit> units;
+  for (size_t i = 0; i < runs.size(); ++i)
+    for (uint64_t at = runs[i].offset, end = runs[i].offset + runs[i].length; at < end; at += unit_bytes)
+      units.push_back({i, at, std::min(end, at + unit_bytes)});
+  return units;
+}
+
+}  // namespace roo::tsk

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unordered_set>
 
 #include "core/row_writer.h"
 #include "core/sha256.h"
@@ -209,6 +210,7 @@ FileMeta pseudo_file(const char* name) {
 std::vector<RooFile> roo_files_in_rows(const std::filesystem::path& rows_jsonl) {
   std::vector<RooFile> files;
   std::set<std::pair<std::string, uint64_t>> seen;  // path, inode
+  std::unordered_set<std::string> sources_seen;      // source objects met (their text up to the sha256)
   std::ifstream in(rows_jsonl, std::ios::binary);
   std::string line;
   auto str = [](const rapidjson::Value& o, const char* k) -> std::optional<std::string> {
@@ -224,6 +226,14 @@ std::vector<RooFile> roo_files_in_rows(const std::filesystem::path& rows_jsonl) 
                              "history_item.json", "_index.json", "cli-history.json"})
       candidate = candidate || line.find(base) != std::string::npos;
     if (!candidate) continue;
+    // Every row of one source file repeats its source object: the first row of each is parsed, the rest skipped
+    // unparsed. The row's own source object is its last `,"source":{` (only `native`, an escaped string, follows
+    // it); it is compared up to its sha256, which the first row's identity comes with anyway.
+    if (const size_t at = line.rfind(",\"source\":{"); at != std::string::npos) {
+      const size_t sha = line.find("\"sha256\"", at);
+      if (!sources_seen.insert(line.substr(at, sha == std::string::npos ? std::string::npos : sha - at)).second)
+        continue;
+    }
     rapidjson::Document d;
     if (d.Parse(line.data(), line.size()).HasParseError() || !d.IsObject() || !d.HasMember("source") ||
         !d["source"].IsObject())

@@ -298,10 +298,11 @@ bool join_worker_outputs(const fs::path& rows, const fs::path& body, int workers
     if (s.rows_end > s.rows_begin || s.body_end > s.body_begin) writers.insert(s.worker);
   std::error_code ec;
   if (writers.size() <= 1) {
-    const WorkerFiles& wf = files[writers.empty() ? 0 : static_cast<size_t>(*writers.begin())];
+    const int only = writers.empty() ? 0 : *writers.begin();
+    const WorkerFiles& wf = files[static_cast<size_t>(only)];
     uint64_t rows_end = 0, body_end = 0;
     for (const UnitSpan& s : spans)
-      if (s.worker == (writers.empty() ? 0 : *writers.begin())) {
+      if (s.worker == only) {
         rows_end = std::max(rows_end, s.rows_end);
         body_end = std::max(body_end, s.body_end);
       }

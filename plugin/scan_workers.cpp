@@ -292,12 +292,23 @@ bool join_worker_outputs(const fs::path& rows, const fs::path& body, int workers
   }
   std::sort(spans.begin(), spans.end(), [](const UnitSpan& a, const UnitSpan& b) { return a.unit < b.unit; });
   bool ok = true;
-  // One worker's files hold every row in order (one thread, or the others had nothing): moved, not copied.
+  // One worker's files that hold every row in unit order (one thread, or the others had nothing): moved, not
+  // copied. A worker takes a root's tasks largest first, so its units can lie in its files out of unit order: then
+  // they are copied in order like several workers' (a worker that started late and found every task taken once
+  // made the output depend on timing).
   std::set<int> writers;
   for (const UnitSpan& s : spans)
     if (s.rows_end > s.rows_begin || s.body_end > s.body_begin) writers.insert(s.worker);
+  bool in_unit_order = true;
+  uint64_t rows_at = 0, body_at = 0;
+  for (const UnitSpan& s : spans) {
+    if (s.rows_end == s.rows_begin && s.body_end == s.body_begin) continue;
+    in_unit_order = in_unit_order && s.rows_begin >= rows_at && s.body_begin >= body_at;
+    rows_at = s.rows_end;
+    body_at = s.body_end;
+  }
   std::error_code ec;
-  if (writers.size() <= 1) {
+  if (writers.size() <= 1 && in_unit_order) {
     const int only = writers.empty() ? 0 : *writers.begin();
     const WorkerFiles& wf = files[static_cast<size_t>(only)];
     uint64_t rows_end = 0, body_end = 0;

@@ -438,16 +438,16 @@ KnownRecords::Digest KnownRecords::digest_of(std::string_view hex) {
   return d;
 }
 
-void KnownRecords::add(const Digest& record, const std::string& task) {
+void KnownRecords::add(const Digest& record, const std::string& task, Place place) {
   auto [it, added] = task_numbers_.emplace(task, static_cast<uint32_t>(tasks_.size()));
   if (added) tasks_.push_back(task);
-  entries_.push_back({record, it->second});
+  entries_.push_back({record, it->second, place});
 }
 
 void KnownRecords::add_file(std::string_view bytes, const TaskIdentity* identity) {
   const std::string task = identity && identity->session_id ? *identity->session_id : std::string();
   if (!task.empty()) identities.emplace(task, *identity);
-  for_each_record_value(bytes, [&](std::string_view record) { add(digest_of(sha256_hex(record)), task); });
+  for_each_record_value(bytes, [&](std::string_view record) { add(sha256_digest(record), task); });
   seal();
 }
 
@@ -461,11 +461,68 @@ void KnownRecords::seal() {
   entries_.shrink_to_fit();
 }
 
-const std::string* KnownRecords::task_of(const std::string& sha256_hex) const {
-  const Digest d = digest_of(sha256_hex);
+const KnownRecords::Entry* KnownRecords::find(const Digest& d) const {
   auto it = std::lower_bound(entries_.begin(), entries_.end(), d,
                              [](const Entry& e, const Digest& x) { return e.digest < x; });
-  return it != entries_.end() && it->digest == d ? &tasks_[it->task] : nullptr;
+  return it != entries_.end() && it->digest == d ? &*it : nullptr;
+}
+
+const std::string* KnownRecords::task_of(const std::string& sha256_hex) const { return task_of(digest_of(sha256_hex)); }
+
+const std::string* KnownRecords::task_of(const Digest& record) const {
+  const Entry* e = find(record);
+  return e ? &tasks_[e->task] : nullptr;
+}
+
+std::optional<KnownRecords::Place> KnownRecords::place_of(const std::string& sha256_hex) const {
+  const Entry* e = find(digest_of(sha256_hex));
+  return e ? std::optional<Place>(e->place) : std::nullopt;
+}
+
+int64_t RecordPlaces::next(const CarvedValue& v) {
+  if (v.offset < open_end_) return KnownRecords::kNoPlace;  // inside a top-level value: no row names it
+  open_end_ = v.end();
+  // What lies between the previous top-level value (or the file's start) and this one: whitespace, then '[' (the
+  // array's first record) or ',' (its next one); the bytes before are in v.before when the gap is short.
+  size_t i = v.before.size();
+  while (i > 0 && is_ws(v.before[i - 1])) --i;
+  const char sep = i > 0 ? v.before[i - 1] : '\0';
+  size_t j = i > 0 ? i - 1 : 0;
+  while (j > 0 && is_ws(v.before[j - 1])) --j;
+  const uint64_t gap = v.before.size() - j;  // bytes from the end of what precedes the separator up to v
+  const bool first = count_++ == 0;
+  int64_t place = KnownRecords::kNoPlace;
+  if (first && i == 0 && v.offset == v.before.size()) {
+    place = KnownRecords::kWholeFile;  // the file is this one object (a HistoryItem file)
+    numbered_ = false;
+  } else if (first) {
+    numbered_ = sep == '[' && j == 0 && v.offset == v.before.size();
+    if (numbered_) place = 0;
+  } else {
+    numbered_ = numbered_ && sep == ',' && v.offset - gap == last_top_end_;
+    if (numbered_) place = count_ - 1;
+  }
+  last_top_end_ = v.end();
+  return place;
+}
+
+std::string carved_copy_json(const CarveRegion& r, uint64_t offset, uint64_t length) {
+  rapidjson::Document o(rapidjson::kObjectType);
+  auto& a = o.GetAllocator();
+  o.AddMember("path", rapidjson::Value(r.file.path.c_str(), a), a);
+  o.AddMember("inode", r.file.inode ? rapidjson::Value(static_cast<uint64_t>(*r.file.inode)) : rapidjson::Value(), a);
+  o.AddMember("recovery", rapidjson::StringRef(recovery_name(r.file.recovery)), a);
+  o.AddMember("record_index", rapidjson::Value(), a);
+  o.AddMember("byte_offset", static_cast<uint64_t>(offset), a);
+  o.AddMember("byte_length", static_cast<uint64_t>(length), a);
+  if (r.block_size && r.fs_offset && offset >= *r.fs_offset) {  // as CarvedRows gives a carved row's blocks
+    rapidjson::Value span(rapidjson::kArrayType), blocks(rapidjson::kArrayType);
+    span.PushBack(static_cast<uint64_t>((offset - *r.fs_offset) / r.block_size), a);
+    span.PushBack(static_cast<uint64_t>((offset + length - 1 - *r.fs_offset) / r.block_size), a);
+    blocks.PushBack(span, a);
+    o.AddMember("blocks", blocks, a);
+  }
+  return to_json_text(o);
 }
 
 std::string CarveStats::to_json() const {
@@ -600,6 +657,11 @@ void CarvedRecordEmitter::add(CarvedValue&& v) {
 
 void CarvedRecordEmitter::finish() { flush(); }
 
+bool CarvedRecordEmitter::read_by_scan_holds(const CarvedValue& v) const {
+  auto after = std::upper_bound(read_by_scan.begin(), read_by_scan.end(), std::pair<uint64_t, uint64_t>(v.offset, UINT64_MAX));
+  return after != read_by_scan.begin() && v.end() <= std::prev(after)->second;
+}
+
 void CarvedRecordEmitter::flush() {
   if (group_.empty()) return;
   emit_group();
@@ -624,6 +686,10 @@ void CarvedRecordEmitter::emit_group() {
     } else if (!task && !v.known_task->empty()) {
       task = *v.known_task;
     }
+    // A folded record (never an index: its entries fold one by one below): its known copy's rows name it.
+    if (v.known_task && folds && kind != CarvedKind::task_index && !read_by_scan_holds(v))
+      if (auto place = known_.place_of(v.sha256); place && place->record_index != KnownRecords::kNoPlace)
+        folds->push_back({*place, v.offset, v.length, v.region});
   }
   if (task)
     array_task_ = task;  // the array's later parts, if it is read in parts

@@ -26,6 +26,7 @@
 
 #include "core/evidence.h"
 #include "core/row.h"
+#include "core/sha256.h"
 
 namespace roo {
 
@@ -107,18 +108,32 @@ void for_each_record_value(std::string_view bytes, const std::function<void(std:
 // What the normal scan of a file system read: carved records identical to one of these are folded, and the task
 // a known record belongs to attributes its carved neighbours. Kept as sorted 32-byte digests (a large image's files
 // hold hundreds of thousands of records: memory stays small, issue 5 asks for ≤ 128 MiB).
+// Where a known record's rows are: the file (the caller's number for it) and the record_index its rows carry
+// (kWholeFile: a HistoryItem file's one document, whose rows have none; kNoPlace: not known, e.g. a nested value).
+struct KnownRecordPlace {
+  static constexpr int32_t kWholeFile = -1, kNoPlace = -2;
+  uint32_t file = 0;
+  int32_t record_index = kNoPlace;  // 32 bits: there is a Place per known record (memory), and a record index past
+                                    // 2^31 is no place (no file holds that many)
+};
+
 class KnownRecords {
  public:
-  using Digest = std::array<unsigned char, 32>;
+  using Digest = Sha256Digest;
   static Digest digest_of(std::string_view sha256_hex);
+  using Place = KnownRecordPlace;
+  static constexpr int32_t kWholeFile = Place::kWholeFile, kNoPlace = Place::kNoPlace;
   // A record of a file of `task` ("" for none). When several files hold the same record, the first added keeps it.
-  void add(const Digest& record, const std::string& task);
+  void add(const Digest& record, const std::string& task, Place place = {});
   // Adds every record of a known file's bytes, belonging to `identity` (which may have no session id).
   void add_file(std::string_view bytes, const TaskIdentity* identity);
   void seal();  // after the last add, before any lookup
   // The task of a known record ("" when none), or nullptr when the record is not known.
   const std::string* task_of(const std::string& sha256_hex) const;
+  const std::string* task_of(const Digest& record) const;
   bool known(const std::string& sha256_hex) const { return task_of(sha256_hex) != nullptr; }
+  // Where the known record's rows are; nothing when it is not known.
+  std::optional<Place> place_of(const std::string& sha256_hex) const;
 
   std::map<std::string, TaskIdentity> identities;  // task id → the identity its live rows carry
 
@@ -126,7 +141,9 @@ class KnownRecords {
   struct Entry {
     Digest digest;
     uint32_t task;
+    Place place;
   };
+  const Entry* find(const Digest& record) const;
   std::vector<Entry> entries_;
   std::vector<std::string> tasks_;
   std::map<std::string, uint32_t> task_numbers_;
@@ -139,6 +156,33 @@ struct CarveRegion {
   std::optional<uint64_t> fs_offset;  // image offset of the file system; blocks count from it
   uint32_t block_size = 0;            // 0: no file-system blocks (unpartitioned space)
 };
+
+// The record places of a known file's values as Carver (nested) gives them, in order: the record_index a value's rows
+// carry in the scan's output (KnownRecords::Place), so a carved copy of it can be named in those rows' also_in.
+// An array file's top-level records are numbered while they follow one another (only whitespace and one ','
+// between them); a lone top-level object (history_item.json) is kWholeFile; anything else kNoPlace.
+class RecordPlaces {
+ public:
+  int64_t next(const CarvedValue& v);
+
+ private:
+  uint64_t open_end_ = 0;      // end of the top-level value the next ones lie inside (nested)
+  uint64_t last_top_end_ = 0;  // end of the last top-level value
+  int64_t count_ = 0;          // top-level values seen
+  bool numbered_ = true;       // every top-level value so far followed the previous one as an array element
+};
+
+// A carved record folded into a record the scan read (issue 5: one fact, both sources listed): where its bytes are,
+// for the also_in of the rows of that record. Collected in image-offset order.
+struct CarvedFold {
+  KnownRecords::Place place;  // the known record (the caller's file number, record_index)
+  uint64_t offset = 0, length = 0;  // the carved bytes (image)
+  int region = 0;                   // the CarveRegion they lie in (carved_copy_json names it); kept small: a disk
+                                    // with many old saves in its free blocks gives a fold per record of each
+};
+// The also_in entry naming a carved copy: {path, inode, recovery, record_index: null, byte_offset, byte_length,
+// blocks} (blocks only when the region has file-system blocks).
+std::string carved_copy_json(const CarveRegion& region, uint64_t offset, uint64_t length);
 
 // Counts for report.json (per partition, "carving").
 struct CarveStats {
@@ -167,10 +211,16 @@ class CarvedRecordEmitter {
   ~CarvedRecordEmitter();
   void add(CarvedValue&& v);
   void finish();  // flushes the last group of records
+  // When set, each folded record whose known copy has a place (ui/api records, a HistoryItem) is listed here.
+  std::vector<CarvedFold>* folds = nullptr;
+  // Image byte ranges [from, to), sorted and apart, that the scan already read as the content of deleted files: a
+  // record folded there is that file's own bytes, not another copy, so it is not listed in folds (still counted).
+  std::vector<std::pair<uint64_t, uint64_t>> read_by_scan;
 
  private:
   void flush();
   void emit_group();
+  bool read_by_scan_holds(const CarvedValue& v) const;
   const KnownRecords& known_;
   const std::vector<CarveRegion>& regions_;
   RowSink& sink_;

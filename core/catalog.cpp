@@ -35,19 +35,12 @@ const std::vector<std::string> kUserDataBases[] = {
     {".config"},
 };
 
-// The extension's globalStorage folder is the lower-cased extension id (roo-format.md §1.1).
-struct Extension {
-  const char* folder;
-  const char* surface_override;  // the nightly build is its own surface
-};
-const Extension kExtensions[] = {
-    {"rooveterinaryinc.roo-cline", nullptr},
-    {"rooveterinaryinc.roo-code-nightly", "vscode-nightly"},
-};
+// The extension's globalStorage folder is the lower-cased extension id (roo-format.md §1.1): roo_extensions().
+using Extension = RooExtension;
 
 std::vector<RootPattern> build_roots() {
   std::vector<RootPattern> roots;
-  for (const Extension& ext : kExtensions) {
+  for (const Extension& ext : roo_extensions()) {
     for (const Host& host : kHosts) {
       for (const auto& base : kUserDataBases) {
         RootPattern r;
@@ -90,7 +83,7 @@ std::vector<StorePattern> build_stores() {
       add(host.surface, under({"globalStorage", "state.vscdb"}), StoreKind::global_state_db);
       add(host.surface, under({"profiles", "*", "globalStorage", "state.vscdb"}), StoreKind::global_state_db);
       add(host.surface, under({"workspaceStorage", "*", "state.vscdb"}), StoreKind::workspace_state_db);
-      for (const Extension& ext : kExtensions)
+      for (const Extension& ext : roo_extensions())
         for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
           add(ext.surface_override ? ext.surface_override : host.surface,
               under({"globalStorage", ext.folder, "settings", name}), StoreKind::mcp_settings);
@@ -100,9 +93,10 @@ std::vector<StorePattern> build_stores() {
     add("vscode-server", {server, "data", "User", "globalStorage", "state.vscdb"}, StoreKind::global_state_db);
     add("vscode-server", {server, "data", "User", "workspaceStorage", "*", "state.vscdb"},
         StoreKind::workspace_state_db);
-    for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
-      add("vscode-server", {server, "data", "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings", name},
-          StoreKind::mcp_settings);
+    for (const Extension& ext : roo_extensions())  // the nightly's settings dir too (issue 4)
+      for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
+        add(ext.surface_override ? ext.surface_override : "vscode-server",
+            {server, "data", "User", "globalStorage", ext.folder, "settings", name}, StoreKind::mcp_settings);
   }
   // Installed extensions: each editor's extensions folder in the home (~/.vscode/extensions on every OS, VSCodium's
   // ~/.vscode-oss, Cursor's ~/.cursor, …) holds extensions.json and one <publisher>.<name>-<version> folder per
@@ -114,7 +108,7 @@ std::vector<StorePattern> build_stores() {
   };
   for (auto [surface, folder] : kExtensionFolders) {
     add(surface, {folder, "extensions", "extensions.json"}, StoreKind::extension_manifest);
-    for (const Extension& ext : kExtensions)
+    for (const Extension& ext : roo_extensions())
       add(ext.surface_override ? ext.surface_override : surface, {folder, "extensions", std::string(ext.folder) + "-*"},
           StoreKind::extension_dir);
   }
@@ -127,10 +121,13 @@ std::vector<StorePattern> build_stores() {
   add("cli", {".roo", "cli-credentials.json"}, StoreKind::cli_credentials);
   add("cli", {".vscode-mock", ".machine-id"}, StoreKind::cli_machine_id);
   // Global rules, slash commands and skills (roo-format.md §6): which exist and when they changed, not their text.
+  // The extension in every editor and the CLI read them alike (src/services/roo-config/index.ts; the CLI runs the
+  // same bundle), and the worktree dialog that suggests ~/.roo/worktrees is the extension's: no one surface owns
+  // them, so their rows say `shared`.
   for (const char* area : {"rules", "rules-*", "commands", "skills", "skills-*"})
-    add("cli", {".roo", area, "*"}, StoreKind::roo_config_entry);
-  add("cli", {".agents", "skills", "*"}, StoreKind::roo_config_entry);
-  add("cli", {".roo", "worktrees", "*"}, StoreKind::worktree);
+    add(kSharedSurface, {".roo", area, "*"}, StoreKind::roo_config_entry);
+  add(kSharedSurface, {".agents", "skills", "*"}, StoreKind::roo_config_entry);
+  add(kSharedSurface, {".roo", "worktrees", "*"}, StoreKind::worktree);
   add("cli", {".roo", "cli-history.json"}, StoreKind::cli_history);  // last: it is compared with every task's words
   return stores;
 }
@@ -139,6 +136,15 @@ std::vector<StorePattern> build_stores() {
 
 bool store_is_directory(StoreKind kind) { return kind == StoreKind::extension_dir || kind == StoreKind::worktree; }
 bool store_is_any_entry(StoreKind kind) { return kind == StoreKind::roo_config_entry; }
+
+const std::vector<RooExtension>& roo_extensions() {
+  static const std::vector<RooExtension> extensions = {
+      {"RooVeterinaryInc.roo-cline", "rooveterinaryinc.roo-cline", "roo-cline", nullptr},
+      // apps/vscode-nightly/package.nightly.json renames the package (roo-format.md §1.1).
+      {"RooVeterinaryInc.roo-code-nightly", "rooveterinaryinc.roo-code-nightly", "roo-code-nightly", "vscode-nightly"},
+  };
+  return extensions;
+}
 
 const std::vector<StorePattern>& store_patterns() {
   static const std::vector<StorePattern> stores = build_stores();

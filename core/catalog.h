@@ -29,6 +29,16 @@ TaskFileKind task_file_kind(std::string_view file_name);
 const std::vector<HomePattern>& home_patterns();
 const std::vector<RootPattern>& root_patterns();
 
+// The Roo Code extensions of the VS Code family (roo-format.md §1.1): the release and the nightly build, which has its
+// own id (its state.vscdb ItemTable key and secret:// extensionId), globalStorage folder and settings prefix.
+struct RooExtension {
+  const char* id;                // "RooVeterinaryInc.roo-cline" (src/package.json publisher.name)
+  const char* folder;            // its globalStorage folder: the id lower-cased
+  const char* setting_prefix;    // Package.name: its settings are <prefix>.<name>, e.g. roo-cline.customStoragePath
+  const char* surface_override;  // the nightly build is its own surface; nullptr: the host's
+};
+const std::vector<RooExtension>& roo_extensions();
+
 // Roo's files outside the task directories (roo-format.md §1, §6–§8; seed 000 Parser plan), by what reads them.
 enum class StoreKind {
   global_state_db,     // VS Code User/globalStorage/state.vscdb (also a profile's): the extension's ItemTable row
@@ -51,6 +61,9 @@ enum class StoreKind {
 bool store_is_directory(StoreKind kind);
 // Whether a store of this kind may be a file or a directory (an inventory entry).
 bool store_is_any_entry(StoreKind kind);
+// The surface of the home's Roo files that every surface reads alike (~/.roo rules, commands, skills, worktrees;
+// ~/.agents/skills): read by the extension in any editor and by the CLI (roo-format.md §6).
+inline constexpr const char* kSharedSurface = "shared";
 // A store file, relative to a home. "*" in a segment matches every child directory; the last segment is the file
 // name (matched case-insensitively, like every catalog name).
 struct StorePattern {

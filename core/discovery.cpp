@@ -14,6 +14,35 @@
 
 namespace roo {
 
+namespace {
+
+// A literal catalog name (not "*" or "prefix*").
+bool literal_pattern(std::string_view pattern) { return pattern != "*" && !(pattern.size() > 1 && pattern.back() == '*'); }
+
+// A deleted FAT entry listed with its first byte lost ("_asks" for "tasks"; discovery.h kNameMatchFirstByteLost).
+bool fat_deleted_name_matches(const FileSystemView& fs, const FileMeta& e, std::string_view pattern) {
+  const std::string& type = fs.volume().fs_type;
+  const bool fat = type == "fat12" || type == "fat16" || type == "fat32";  // exFAT keeps a deleted name whole
+  return fat && !e.name_allocated && literal_pattern(pattern) && pattern.size() > 1 && pattern[0] != '_' &&
+         e.name.size() == pattern.size() && e.name[0] == '_' &&
+         iequals(std::string_view(e.name).substr(1), pattern.substr(1));
+}
+
+}  // namespace
+
+bool path_lost_first_byte(const std::string& path, const std::vector<std::string>& segments) {
+  size_t end = path.size();
+  for (size_t i = segments.size(); i-- > 0;) {
+    const size_t slash = path.rfind('/', end == 0 ? 0 : end - 1);
+    const size_t begin = slash == std::string::npos ? 0 : slash + 1;
+    if (literal_pattern(segments[i]) && !iequals(std::string_view(path).substr(begin, end - begin), segments[i]))
+      return true;
+    if (slash == std::string::npos) break;
+    end = slash;
+  }
+  return false;
+}
+
 // Allocated children of dir whose name matches (case-insensitively: NTFS, FAT and HFS+ ignore case, and a
 // pattern's case can differ from what the user's system wrote). "*" matches every child directory.
 std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const std::string& pattern, bool dirs_only,
@@ -31,7 +60,7 @@ std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const st
       match = e.name.size() >= pattern.size() - 1 && iequals(std::string_view(e.name).substr(0, pattern.size() - 1),
                                                                 std::string_view(pattern).substr(0, pattern.size() - 1));
     } else {
-      match = iequals(e.name, pattern);
+      match = iequals(e.name, pattern) || (with_deleted && fat_deleted_name_matches(fs, e, pattern));
     }
     if (match) out.push_back(std::move(e));
   }
@@ -93,6 +122,8 @@ void list_task_dir(FileSystemView& fs, TaskDir& td, int64_t& deleted_names) {
         }
       } else if (!f.name_allocated) {
         note_deleted(td.notes, std::move(f), "deleted directory, not a task file");
+      } else if (iequals(f.name, "checkpoints")) {
+        td.checkpoints = std::move(f);
       }
       continue;
     }
@@ -145,6 +176,7 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
   // A deleted root (an ephemeral dir removed at exit) has only deleted names below it: they are read all the same.
   const bool with_deleted = !root.dir.name_allocated;
   for (const FileMeta& tasks : children(fs, root.dir, std::string(kTasksDir), true, with_deleted)) {
+    if (path_lost_first_byte(tasks.path, {std::string(kTasksDir)})) rc.tasks_name_first_byte_lost = true;
     for (FileMeta& e : fs.list_dir(tasks)) {
       if (e.name == "." || e.name == "..") continue;
       if (!e.name_allocated) ++rc.deleted_names;
@@ -353,6 +385,18 @@ class DeletedTaskDirRows : public RowFilter {
   }
 };
 
+// In front of the rows of files read through a FAT deleted entry matched with its first byte lost (issue 5): each
+// says so, as the path it names ("_asks") is not the name Roo wrote.
+class FirstByteLostRows : public RowFilter {
+ public:
+  using RowFilter::RowFilter;
+
+ protected:
+  void adapt(Row& row) override {
+    if (!row.string_field("name_match")) row.set("name_match", std::string(kNameMatchFirstByteLost));  // once
+  }
+};
+
 // In front of an index parse that keeps every entry's text (the index's versions are folded by it): the rows keep
 // their verbatim record only with --native.
 class WithoutNative : public RowFilter {
@@ -403,18 +447,26 @@ const char* report_kind(TaskFileKind kind) {
   return "unknown";
 }
 
+// roo-format.md §1.2: a task directory with its checkpoint repository and nothing else of the task's.
+bool holds_only_checkpoints(const TaskDir& td) {
+  return td.checkpoints && td.files.empty() && td.versions.empty() && td.command_outputs.empty();
+}
+
 }  // namespace
 
-std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report,
+std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowSink& sink, ScanReport& report,
                                    const ScanOptions& opts) {
   const bool native = opts.native;
   RootContents rc = list_root(fs, root);
+  FirstByteLostRows marked_name(sink);
+  RowSink& out = rc.tasks_name_first_byte_lost ? static_cast<RowSink&>(marked_name) : sink;
   if (report.bytes_planned) {  // the progress display's total: what this root's task files and index hold
     uint64_t bytes = rc.index ? rc.index->size.value_or(0) : 0;
     for (const TaskDir& td : rc.tasks) bytes += task_dir_bytes(td);
     report.bytes_planned(bytes);
   }
-  report.roots.push_back({root.surface, root.user, root.dir.path, static_cast<int64_t>(rc.tasks.size()),
+  const size_t root_record = report.roots.size();
+  report.roots.push_back({root.surface, root.user, root.dir.path, static_cast<int64_t>(rc.tasks.size()), 0,
                           rc.deleted_names, root.found_by});
 
   TaskIdentity root_identity{root.surface, root.user, {}, {}, {}, {}};
@@ -437,12 +489,22 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     for (const IndexEntry& e : index_entries)
       if (e.item.id) index_by_id.emplace(*e.item.id, &e);
   }
+  // A directory with only checkpoints/ is not a task of this root (its checkpoint_repo row joins the task): counted
+  // apart in the report (issue 4).
+  for (const TaskDir& td : rc.tasks)
+    if (holds_only_checkpoints(td) && !index_by_id.count(td.dir.name)) {
+      --report.roots[root_record].tasks;
+      ++report.roots[root_record].checkpoint_only_dirs;
+    }
   std::set<std::string> task_dirs;
   std::map<std::string, bool> task_dir_live;  // by name: whether an allocated directory of that name is there
   for (const TaskDir& td : rc.tasks) {
     task_dirs.insert(td.dir.name);
     task_dir_live[td.dir.name] = task_dir_live[td.dir.name] || td.dir.name_allocated;
   }
+  std::set<std::string> deleted_task_dirs;  // names with no allocated directory, only a deleted one (issue 5)
+  for (const auto& [name, live] : task_dir_live)
+    if (!live) deleted_task_dirs.insert(name);
   // The index's versions (issue 5): an entry whose bytes the index also holds is folded into it, like a task file's
   // version's records; the index's row of that entry names the versions in also_in.
   RecordFolds index_folds;
@@ -464,6 +526,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     ctx.file_name = std::string(kTaskIndexFile);
     ctx.native = native;
     ctx.sink = dir_deleted ? static_cast<RowSink*>(&marked) : &out;
+    ctx.deleted_task_dirs = &deleted_task_dirs;
     ctx.folds = &index_folds;
     ctx.folds_are_live = true;
     JsonRecord pos;
@@ -494,6 +557,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     bool task_row_done = false;
     if (auto it = td.files.find(TaskFileKind::history_item); it != td.files.end()) {
       OpenSource src(fs, it->second, &id, out, report, native, "history_item");
+      src.ctx.deleted_task_dirs = &deleted_task_dirs;
       if (!dir_live) src.ctx.sink = &marked;
       std::optional<HistoryItem> item;
       std::string text;
@@ -536,6 +600,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       if (it == td.files.end()) continue;
       OpenSource src(fs, it->second, &id, out, report, native, "api_history");
       src.ctx.task_dirs = &task_dirs;
+      src.ctx.deleted_task_dirs = &deleted_task_dirs;
       fold(src.ctx, kind, true);
       if (HashingStream* in = src.stream()) {
         ConversationTexts texts;
@@ -570,6 +635,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       FoldedRecordRows unfolded(out);
       OpenSource src(fs, meta, &id, out, report, native, report_kind(v.kind));
       src.ctx.task_dirs = &task_dirs;
+      src.ctx.deleted_task_dirs = &deleted_task_dirs;
       fold(src.ctx, v.kind, false);
       if (src.ctx.folds) {
         src.ctx.sink = &unfolded;
@@ -595,6 +661,16 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
         case TaskFileKind::unknown: break;
       }
     }
+    // roo-format.md §1.2: checkpoint repositories ignore customStoragePath and stay in the default root, so a task
+    // whose files a custom path moved is split across two roots, and here are only its checkpoints. One row says so,
+    // with the task id as session: the task is one task, its rows from the other root (issue 4).
+    if (holds_only_checkpoints(td) && !indexed)
+      emit_entry_row(fs, *td.checkpoints, id, out, "checkpoint_repo", [&](Row& r) {
+        ParseContext::stamp_file_time(r, td.checkpoints->mtime, "file.mtime");
+        r.text = "checkpoint repository of task " + td.dir.name + " at " + td.checkpoints->path +
+                 ": no task file beside it in this root";
+        r.set("checkpoint_dir", td.checkpoints->path).set("task_files_in_this_root", false);
+      });
     for (const EntryNote& note : td.notes) emit_note(fs, note, id, out);
   }
   if (opts.split && !rc.tasks.empty()) opts.split->enter_shared_unit();  // what follows is worker 0's
@@ -606,6 +682,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     FileMeta meta = v.file;
     if (v.temp) meta.recovery = Recovery::temp_leftover;
     OpenSource src(fs, meta, &root_identity, out, report, native, "task_index");
+    src.ctx.deleted_task_dirs = &deleted_task_dirs;
     if (v.temp) emit_temp_file_row(src.ctx, *v.temp);
     HashingStream* in = src.stream();
     if (!in) continue;
@@ -701,8 +778,11 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
   HomeTasks tasks;
   UserWordsCollector collect(out, tasks, opts.split ? opts.split->unit_ptr() : nullptr);
   for (FileMeta& storage : children(fs, dir, "global-storage", true, with_deleted)) {
+    FirstByteLostRows marked_name(collect);
+    const bool lost = path_lost_first_byte(storage.path, {"global-storage"});
     RooRoot root{kSurface, user, std::move(storage), "roo --ephemeral dir " + dir.path};
-    tasks.task_ids_by_root[root.dir.path] = process_root(fs, root, collect, report, opts);
+    tasks.task_ids_by_root[root.dir.path] =
+        process_root(fs, root, lost ? static_cast<RowSink&>(marked_name) : collect, report, opts);
   }
   if (opts.split) {  // the stores below are worker 0's, and need every worker's tasks (core/work_split.h)
     opts.split->share_home_tasks(tasks);
@@ -716,7 +796,11 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
     for (const FileMeta& d : resolve(fs, dir, dirs, with_deleted))
       for (const FileMeta& file : children(fs, d, sp.segments.back(), false, with_deleted)) {
         if (!(store_is_any_entry(sp.kind) || file.is_dir == store_is_directory(sp.kind))) continue;
-        process_store(fs, here, d, file, user, out, report, opts, tasks);
+        std::vector<std::string> below(dirs);
+        below.push_back(sp.segments.back());
+        FirstByteLostRows marked_name(out);
+        process_store(fs, here, d, file, user, path_lost_first_byte(file.path, below) ? marked_name : out, report,
+                      opts, tasks);
       }
   }
 }
@@ -952,9 +1036,10 @@ bool scan_custom_storage_path(FileSystemView& fs, const CustomStoragePath& wante
       const TaskIdentity identity{wanted.surface, wanted.user, {}, {}, {}, {}};
       emit_entry_row(fs, *dir, identity, out, "host_setting", [&](Row& r) {
         r.position.part_index = 0;
-        r.text = "host setting: roo-cline.customStoragePath=" + wanted.recorded_path + " (from " + wanted.settings_file +
+        const std::string key = custom_storage_setting_key(wanted.surface);  // the nightly's has its own name
+        r.text = "host setting: " + key + "=" + wanted.recorded_path + " (from " + wanted.settings_file +
                  " on another file system) is here at " + dir->path;
-        r.set("setting_key", std::string("roo-cline.customStoragePath"))
+        r.set("setting_key", key)
             .set("setting_value", wanted.recorded_path)
             .set("settings_file", wanted.settings_file)
             .set("resolved_path", dir->path)

@@ -45,6 +45,7 @@ struct TaskDir {
   std::vector<FileVersion> versions;       // every other copy of a task file, by name
   std::vector<FileMeta> command_outputs;   // command-output/cmd-*.txt, allocated and deleted, by name
   std::vector<EntryNote> notes;
+  std::optional<FileMeta> checkpoints;     // checkpoints/: the task's shadow git repository (roo-format.md §9.1)
 };
 
 // A copy of tasks/_index.json other than the one read as the root's index: a deleted one, or a safeWriteJson temp
@@ -60,6 +61,7 @@ struct RootContents {
   std::vector<IndexVersion> index_versions;  // every other copy of it, by name
   std::vector<EntryNote> notes;  // in tasks/ itself (a deleted _index.json, an _index.json.lock, index temp files)
   int64_t deleted_names = 0;     // deleted names seen under tasks/
+  bool tasks_name_first_byte_lost = false;  // tasks/ is FAT's deleted "_asks" (issue 5): its rows say name_match
 };
 
 // Allocated children of dir whose name matches pattern case-insensitively (NTFS, FAT and HFS+ ignore case, and a
@@ -67,6 +69,13 @@ struct RootContents {
 // whose name starts with prefix.
 std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const std::string& pattern, bool dirs_only,
                                bool with_deleted = false);
+// FAT marks a deleted entry by overwriting the first byte of its 8.3 name with 0xE5, which libtsk lists as '_': a
+// deleted name that had no long name ("tasks") reads "_asks". children() matches such an entry by the rest of its
+// name, on FAT12/16/32 only; the rows read through it carry name_match = kNameMatchFirstByteLost (issue 5).
+inline constexpr std::string_view kNameMatchFirstByteLost = "first byte lost (FAT deleted entry)";
+// Whether a path found by following segments (the last components of path, one per segment) went through such an
+// entry: a component that differs from its literal segment.
+bool path_lost_first_byte(const std::string& path, const std::vector<std::string>& segments);
 // Every directory reached by following segments from start.
 std::vector<FileMeta> resolve(FileSystemView& fs, const FileMeta& start, const std::vector<std::string>& segments,
                               bool with_deleted = false);
@@ -84,12 +93,19 @@ struct FileParseRecord {
   int64_t records = 0, good_records = 0, errors = 0, folded = 0;
   int64_t version_folded = 0;  // records identical to the task's own file's (this file is a version of it)
   uint64_t bytes = 0;
+  // The file as opened, and the identity its rows carry when it ends: --deep's carving folds what it finds against
+  // the records of the Roo files the scan read, and attributes neighbours to their task (plugin/carving.cpp).
+  FileMeta meta;
+  std::optional<TaskIdentity> identity;
 };
 struct RootRecord {
   std::string surface;
   std::optional<std::string> user;
   std::string path;
   int64_t tasks = 0;
+  // Directories of tasks/ that hold only checkpoints/ (no task file, no index entry): the default-root half of a task
+  // whose files a customStoragePath moved (roo-format.md §1.2). Counted here, not in tasks (issue 4).
+  int64_t checkpoint_only_dirs = 0;
   int64_t deleted_names = 0;
   std::string found_by;
 };

@@ -57,6 +57,8 @@ class OpenSource {
       }
     }
     out_.end_source(record_.sha256);
+    record_.meta = source_.file;
+    if (ctx.identity) record_.identity = *ctx.identity;
     report_.files.push_back(std::move(record_));
     if (report_.file_done) report_.file_done(report_.files.back());
   }

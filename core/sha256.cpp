@@ -39,12 +39,25 @@ std::string Sha256::hex() {
   return to_hex(md, n);
 }
 
-std::string sha256_hex(std::string_view data) {
-  unsigned char md[EVP_MAX_MD_SIZE];
+Sha256Digest sha256_digest(std::string_view data) {
+  // One context per thread, re-initialised per digest: EVP_Digest makes and frees a context on every call, which
+  // costs as much as hashing a short record (carving hashes every record it finds; row ids hash every row).
+  struct Context {
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    ~Context() { EVP_MD_CTX_free(ctx); }
+  };
+  thread_local Context context;
+  Sha256Digest d{};
   unsigned int n = 0;
-  if (EVP_Digest(data.data(), data.size(), md, &n, sha256_md(), nullptr) != 1)
+  if (!context.ctx || EVP_DigestInit_ex(context.ctx, sha256_md(), nullptr) != 1 ||
+      EVP_DigestUpdate(context.ctx, data.data(), data.size()) != 1 || EVP_DigestFinal_ex(context.ctx, d.data(), &n) != 1)
     throw std::runtime_error("OpenSSL SHA-256 failed");
-  return to_hex(md, n);
+  return d;
+}
+
+std::string sha256_hex(std::string_view data) {
+  const Sha256Digest d = sha256_digest(data);
+  return to_hex(d.data(), d.size());
 }
 
 }  // namespace roo

@@ -1,6 +1,7 @@
 // SHA-256 through OpenSSL's libcrypto (EVP), incremental.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,6 +22,8 @@ class Sha256 {
   std::unique_ptr<Impl> impl_;
 };
 
-std::string sha256_hex(std::string_view data);
+using Sha256Digest = std::array<unsigned char, 32>;
+Sha256Digest sha256_digest(std::string_view data);
+std::string sha256_hex(std::string_view data);  // the same digest as 64 lower-case hex digits
 
 }  // namespace roo

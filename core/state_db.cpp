@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <memory>
 #include <system_error>
 
@@ -399,10 +400,15 @@ StateDbRead read_state_db(const std::string& db, const std::optional<std::string
   Snapshot main_only;
   std::string main_error;
   std::optional<StateDbRow> main_row;
-  const bool main_ok = read_copy(tmp.path() + "/main", db, nullptr, extension_key, false, &main_only, &main_error);
+  const bool main_ok = read_copy(tmp.path() + "/main", db, nullptr, extension_key, true, &main_only, &main_error);
   if (main_ok) {
     int chosen = choose_row(main_only.ext_rows, extension_key);
     if (chosen >= 0) main_row = std::move(main_only.ext_rows[static_cast<size_t>(chosen)]);
+    // A secret the WAL deleted is still evidence: its row is in the main file (issue 4: nothing lost).
+    StateDbRead main_read;
+    fill_from(main_only, extension_key, &main_read);
+    std::set_difference(main_read.secret_keys.begin(), main_read.secret_keys.end(), out.secret_keys.begin(),
+                        out.secret_keys.end(), std::back_inserter(out.secret_keys_deleted_in_wal));
   }
   if (out.extension_row) {
     out.extension_row_from_wal = !main_ok || !same_row(out.extension_row, main_row);

@@ -42,6 +42,9 @@ struct StateDbRead {
   // tell which values came only from the WAL.
   std::optional<StateDbRow> extension_row_main_file;
   std::vector<std::string> secret_keys;  // the "key" of secret:// rows whose extensionId is this extension, sorted
+  // Secret rows the main file alone holds and the database with its WAL applied does not: deleted (a sign-out, a
+  // key removed) in a WAL not yet checkpointed. Their encrypted values are still in the main file's bytes, sorted.
+  std::vector<std::string> secret_keys_deleted_in_wal;
   // ItemTable keys beginning with the extension id + '.' or '/' (case-insensitively), sorted, for the report.
   std::vector<std::string> other_extension_keys;
   bool wal_present = false;  // a -wal file was given (it may be empty or not match the database; SQLite then ignores it)

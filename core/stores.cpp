@@ -14,9 +14,6 @@ namespace roo {
 
 namespace {
 
-// The extension's ItemTable key (src/package.json publisher.name); state_db matches it case-insensitively.
-constexpr std::string_view kExtensionKey = "RooVeterinaryInc.roo-cline";
-
 const char* store_kind_name(StoreKind kind) {
   switch (kind) {
     case StoreKind::global_state_db: return "global_state_db";
@@ -171,7 +168,40 @@ void emit_history_tasks(const std::vector<GlobalStateTask>& history, const std::
   }
 }
 
-// VS Code's state.vscdb: the extension's ItemTable row (global or workspace state) and its secret key names.
+std::optional<std::string> profile_of(const std::string& path);
+
+// The extension's name in its id ("roo-cline" of "RooVeterinaryInc.roo-cline"): its state row and its secret://
+// rows both hold it as text.
+std::string_view extension_name(const RooExtension& ext) {
+  const std::string_view id = ext.id;
+  return id.substr(id.find('.') + 1);
+}
+
+// One state.vscdb may hold the rows of both Roo extensions (the release and the nightly, roo-format.md §1.1). Row ids
+// hash the file, the row's position and its kind (core/row.cpp row_id), and both extensions' rows have the same
+// positions (the nightly's `mode` row is part 0 like the release's), so the rows of one file are numbered per kind
+// across the keys: the first key's rows keep their numbers and are counted; a later key's row gets part_index = the
+// rows of its kind written before it from this file (issue 4). No existing row id changes, none collides.
+class NumberAcrossKeys : public RowFilter {
+ public:
+  NumberAcrossKeys(RowSink& out, std::map<std::string, int64_t>& rows_so_far, bool renumber)
+      : RowFilter(out), rows_so_far_(rows_so_far), renumber_(renumber) {}
+
+ private:
+  void adapt(Row& row) override {
+    int64_t& n = rows_so_far_[row.kind];
+    if (renumber_) row.position.part_index = n;
+    ++n;
+  }
+  std::map<std::string, int64_t>& rows_so_far_;
+  bool renumber_;
+};
+
+void read_extension_state(const StorePattern& pattern, const StateDbRead& read, OpenSource& src,
+                          const ParseContext& ctx, const HomeTasks& home, ScanReport& report,
+                          std::deque<TaskIdentity>& identities);
+
+// VS Code's state.vscdb: each Roo extension's ItemTable row (global or workspace state) and its secret key names.
 void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, OpenSource& src,
                          const ScanOptions& opts, const HomeTasks& home, ScanReport& report, RowSink& out,
                          std::deque<TaskIdentity>& identities) {
@@ -189,20 +219,51 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
     if (HashingStream* in = wal_src.stream()) wal = read_whole(*in);
   }
   // Most state databases (one per folder ever opened) hold nothing of Roo's. Its rows' keys are stored as UTF-8
-  // text inside the pages (the extension row and its secret:// rows both name "roo-cline"), so bytes without that
-  // name hold no Roo row and need no SQLite copy. A UTF-16 database is always opened.
-  if (!state_db_may_hold(*db, "roo-cline") && !(wal && state_db_may_hold(*wal, "roo-cline"))) return;
+  // text inside the pages (the extension row and its secret:// rows both name "roo-cline", or "roo-code-nightly"),
+  // so bytes without either name hold no Roo row and need no SQLite copy. A UTF-16 database is always opened.
+  std::vector<const RooExtension*> named;
+  for (const RooExtension& ext : roo_extensions())
+    if (state_db_may_hold(*db, extension_name(ext)) || (wal && state_db_may_hold(*wal, extension_name(ext))))
+      named.push_back(&ext);
+  if (named.empty()) return;
   if (opts.scratch_dir.empty()) {
     ctx.error("parser: " + ctx.file_name + " was not read (no scratch directory for its private copy)");
     return;
   }
-  StateDbRead read = read_state_db(*db, wal, kExtensionKey, opts.scratch_dir);
-  if (!read.ok) {
-    // seed 000 Bad-line rows: one parser row, never the value.
-    ctx.error("parser: " + ctx.file_name + " could not be read (" + read.error + ")");
-    return;
+  std::map<std::string, int64_t> rows_so_far;  // this file's rows by kind, over every extension's key
+  for (const RooExtension* ext : named) {
+    StateDbRead read = read_state_db(*db, wal, ext->id, opts.scratch_dir);
+    if (!read.ok) {
+      // seed 000 Bad-line rows: one parser row, never the value. The database itself is unreadable: one row for it.
+      ctx.error("parser: " + ctx.file_name + " could not be read (" + read.error + ")");
+      return;
+    }
+    // Each row says which extension's it is; the nightly's rows have its surface, as its roots' rows do. The
+    // identity lives in `identities` until the source ends, as the rows pointing to it may.
+    TaskIdentity& ext_identity = identities.emplace_back(*ctx.identity);
+    if (ext->surface_override) ext_identity.surface = ext->surface_override;
+    NumberAcrossKeys numbered(out, rows_so_far, ext != named.front());
+    AddFieldsSink marked(numbered, {{"extension_id", std::string(ext->folder)}});
+    ParseContext ext_ctx = ctx;
+    ext_ctx.identity = &ext_identity;
+    ext_ctx.sink = &marked;
+    read_extension_state(pattern, read, src, ext_ctx, home, report, identities);
   }
+}
+
+// One extension's rows of a state.vscdb: its ItemTable row's rows, then its secret:// rows. ctx's sink and identity
+// are this extension's.
+void read_extension_state(const StorePattern& pattern, const StateDbRead& read, OpenSource& src,
+                          const ParseContext& ctx, const HomeTasks& home, ScanReport& report,
+                          std::deque<TaskIdentity>& identities) {
   const std::string path = src.ctx.source->file.path;
+  // VS Code keeps every profile's secrets in application scope (BaseSecretStorageService, StorageScope.APPLICATION):
+  // the default profile's User/globalStorage/state.vscdb. A secret:// row met in a profile's or a workspace's
+  // database (an older or altered install) is reported where it is, never copied to or from the other databases,
+  // so each row of the evidence is one credential_present row (issue 4, lead's gap 3).
+  const char* secret_scope = pattern.kind == StoreKind::workspace_state_db ? "workspace"
+                             : profile_of(path)                            ? "profile"
+                                                                           : "application";
   // The SecretStorage rows come after the extension row's own rows and are numbered after its credential rows:
   // both are credential_present rows of this one file, and their part_index keeps their row ids apart.
   int64_t credentials_so_far = 0;
@@ -215,6 +276,19 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
       ParseContext::stamp_file_time(r, ctx.source->file.mtime, "file.mtime");
       r.text = "credential present: " + key + " (from " + path + " SecretStorage, encrypted)";
       r.set("credential_key", key).set("credential_location", path + " SecretStorage");
+      r.set("secret_scope", std::string(secret_scope));
+      ctx.sink->emit(std::move(r));
+    }
+    // A secret the -wal deleted (a sign-out not yet checkpointed): its encrypted row is still in the main file.
+    for (const std::string& key : read.secret_keys_deleted_in_wal) {
+      Row r = ctx.row("credential_present");
+      r.role = "system";
+      r.position.part_index = part++;
+      ParseContext::stamp_file_time(r, ctx.source->file.mtime, "file.mtime");
+      r.text = "credential present: " + key + " (from " + path +
+               " SecretStorage, encrypted; deleted in the -wal, still in the main file)";
+      r.set("credential_key", key).set("credential_location", path + " SecretStorage");
+      r.set("secret_scope", std::string(secret_scope)).set("deleted_in_wal", true);
       ctx.sink->emit(std::move(r));
     }
   };
@@ -247,7 +321,7 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
   } else {
     GlobalStateResult g = parse_global_state(value, value_ctx, where);
     src.add_stats(g.stats);
-    emit_history_tasks(g.task_history, pattern.surface, home, ctx, identities);
+    emit_history_tasks(g.task_history, ctx.identity->surface, home, ctx, identities);
   }
   if (read.extension_row_from_wal)
     report.errors.push_back(where + ": values marked value_from_wal are only in the -wal file");
@@ -297,30 +371,40 @@ std::string read_file_bytes(FileSystemView& fs, const FileMeta& file) {
   return bytes;
 }
 
-// The setting as a row: examiners see where tasks were kept, and whether that place was found.
-void host_settings_rows(FileSystemView& fs, OpenSource& src) {
+// The setting as a row: examiners see where tasks were kept, and whether that place was found. Each Roo extension has
+// its own setting (roo-cline.customStoragePath, the nightly's roo-code-nightly.customStoragePath: roo-format.md §1.1);
+// the rows of one file are numbered among their kind, the release's first. The nightly's row has its surface.
+void host_settings_rows(FileSystemView& fs, OpenSource& src, std::deque<TaskIdentity>& identities) {
   const ParseContext& ctx = src.ctx;
   auto bytes = read_whole(*src.stream());
   if (!bytes) return;
-  auto custom = custom_storage_path(*bytes);
-  if (!custom) return;
-  Row r = ctx.row("host_setting");
-  r.role = "system";
-  r.position.part_index = 0;  // whole-document rows are numbered among their kind (docs/row-contract.md)
-  if (ctx.native) {
-    rapidjson::Document one(rapidjson::kObjectType);
-    one.AddMember("roo-cline.customStoragePath", rapidjson::Value(custom->data(), custom->size(), one.GetAllocator()),
-                  one.GetAllocator());
-    r.native = to_json_text(one);
+  int64_t part = 0;
+  for (const RooExtension& ext : roo_extensions()) {
+    auto custom = custom_storage_path(*bytes, ext.setting_prefix);
+    if (!custom) continue;
+    const std::string key = std::string(ext.setting_prefix) + ".customStoragePath";
+    TaskIdentity& identity = identities.emplace_back(*ctx.identity);
+    if (ext.surface_override) identity.surface = ext.surface_override;
+    ParseContext ext_ctx = ctx;
+    ext_ctx.identity = &identity;
+    Row r = ext_ctx.row("host_setting");
+    r.role = "system";
+    r.position.part_index = part++;  // whole-document rows are numbered among their kind (docs/row-contract.md)
+    if (ctx.native) {
+      rapidjson::Document one(rapidjson::kObjectType);
+      one.AddMember(rapidjson::Value(key.data(), key.size(), one.GetAllocator()),
+                    rapidjson::Value(custom->data(), custom->size(), one.GetAllocator()), one.GetAllocator());
+      r.native = to_json_text(one);
+    }
+    ParseContext::stamp_file_time(r, ctx.source->file.mtime, "file.mtime");
+    r.text = "host setting: " + key + "=" + *custom + " (from " + ctx.source->file.path + ", file mtime)";
+    r.set("setting_key", key).set("setting_value", *custom);
+    if (auto dir = find_directory(fs, *custom))
+      r.set("resolved_path", dir->path).set("resolution", std::string("found on this file system"));
+    else  // a drive letter may name another volume: the run looks there next (report.json says what it found)
+      r.set("resolution", std::string(kNotOnThisFileSystem));
+    ctx.sink->emit(std::move(r));
   }
-  ParseContext::stamp_file_time(r, ctx.source->file.mtime, "file.mtime");
-  r.text = "host setting: roo-cline.customStoragePath=" + *custom + " (from " + ctx.source->file.path + ", file mtime)";
-  r.set("setting_key", std::string("roo-cline.customStoragePath")).set("setting_value", *custom);
-  if (auto dir = find_directory(fs, *custom))
-    r.set("resolved_path", dir->path).set("resolution", std::string("found on this file system"));
-  else
-    r.set("resolution", std::string("not found on this file system"));
-  ctx.sink->emit(std::move(r));
 }
 
 // ~/.roo inventories and worktrees: one row per entry, timed by its modification time.
@@ -431,11 +515,11 @@ std::optional<std::string> workspace_json_folder(const std::string& workspace_js
   return path;
 }
 
-std::optional<std::string> custom_storage_path(const std::string& settings_json) {
+std::optional<std::string> custom_storage_path(const std::string& settings_json, std::string_view setting_prefix) {
   rapidjson::Document doc;
   const std::string json = strip_jsonc(settings_json);
   if (!parse_json(json.data(), json.size(), doc, nullptr) || !doc.IsObject()) return std::nullopt;
-  auto path = get_string(doc, "roo-cline.customStoragePath");
+  auto path = get_string(doc, (std::string(setting_prefix) + ".customStoragePath").c_str());
   if (!path || trim(*path).empty()) return std::nullopt;
   return std::string(trim(*path));
 }
@@ -462,6 +546,13 @@ std::optional<FileMeta> find_directory(FileSystemView& fs, std::string_view reco
   return found.front();
 }
 
+std::string custom_storage_setting_key(std::string_view surface) {
+  for (const RooExtension& ext : roo_extensions())
+    if (ext.surface_override && surface == ext.surface_override)
+      return std::string(ext.setting_prefix) + ".customStoragePath";
+  return "roo-cline.customStoragePath";
+}
+
 std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report) {
   std::vector<RooRoot> roots;
   for (const StorePattern& sp : store_patterns()) {
@@ -471,12 +562,18 @@ std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& ho
     for (const FileMeta& dir : resolve(fs, home, dirs))
       for (const FileMeta& file : children(fs, dir, sp.segments.back(), false)) {
         if (file.is_dir) continue;
-        auto custom = custom_storage_path(read_file_bytes(fs, file));
-        if (!custom) continue;
-        auto root = find_directory(fs, *custom);
-        report.custom_storage_paths.push_back(
-            {sp.surface, home.name, file.path, *custom, root.has_value(), root ? root->path : std::string()});
-        if (root) roots.push_back({sp.surface, home.name, *root, "customStoragePath in " + file.path});
+        const std::string bytes = read_file_bytes(fs, file);
+        for (const RooExtension& ext : roo_extensions()) {
+          // The CLI runs the release's bundle (Package.name roo-cline): the nightly's setting is an editor's only.
+          if (ext.surface_override && sp.kind != StoreKind::host_settings) continue;
+          auto custom = custom_storage_path(bytes, ext.setting_prefix);
+          if (!custom) continue;
+          const std::string surface = ext.surface_override ? ext.surface_override : sp.surface;
+          auto root = find_directory(fs, *custom);
+          report.custom_storage_paths.push_back(
+              {surface, home.name, file.path, *custom, root.has_value(), root ? root->path : std::string()});
+          if (root) roots.push_back({surface, home.name, *root, "customStoragePath in " + file.path});
+        }
       }
   }
   return roots;
@@ -548,7 +645,7 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
     case StoreKind::mcp_settings: src.add_stats(parse_mcp_settings(*in, ctx)); break;
     case StoreKind::cli_settings: src.add_stats(parse_cli_settings(*in, ctx)); break;
     case StoreKind::cli_credentials: src.add_stats(parse_cli_credentials(*in, ctx)); break;
-    case StoreKind::host_settings: host_settings_rows(fs, src); break;
+    case StoreKind::host_settings: host_settings_rows(fs, src, task_identities); break;
     case StoreKind::extension_manifest: src.add_stats(parse_extensions_manifest(*in, ctx)); break;
     case StoreKind::extension_dir:
     case StoreKind::roo_config_entry:

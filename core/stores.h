@@ -50,8 +50,16 @@ std::string cli_workspace_hash(std::string_view utf8_path);
 // {"workspace": "<uri of a .code-workspace>"}), URI-decoded; nothing when it names none.
 std::optional<std::string> workspace_json_folder(const std::string& workspace_json);
 
-// roo-cline.customStoragePath of an editor's settings.json bytes (JSONC), when set and not empty (roo-format.md §1.2).
-std::optional<std::string> custom_storage_path(const std::string& settings_json);
+// <setting_prefix>.customStoragePath of an editor's settings.json bytes (JSONC), when set and not empty
+// (roo-format.md §1.2); the nightly's setting is roo-code-nightly.customStoragePath (RooExtension::setting_prefix).
+std::optional<std::string> custom_storage_path(const std::string& settings_json,
+                                               std::string_view setting_prefix = "roo-cline");
+
+// The host_setting row's resolution when the settings' own file system does not hold the path: true of this file
+// system only; the run then looks for it on every other one (report.json custom_storage_path_resolution).
+inline constexpr std::string_view kNotOnThisFileSystem =
+    "not on this file system; looked for on the evidence's other file systems (report.json "
+    "custom_storage_path_resolution)";
 
 // Where a recorded path (POSIX, or Windows with or without a drive letter) is in this file system: the directory
 // reached from its root by the path's segments, matched case-insensitively. A drive letter cannot be tied to a
@@ -59,7 +67,12 @@ std::optional<std::string> custom_storage_path(const std::string& settings_json)
 // in the report.
 std::optional<FileMeta> find_directory(FileSystemView& fs, std::string_view recorded_path);
 
-// The roots an editor's roo-cline.customStoragePath (or the CLI global state's key of that name) moves tasks to
+// The setting that named a custom storage path of this surface (CustomStoragePath::surface): the nightly's
+// roo-code-nightly.customStoragePath for its surface, else roo-cline.customStoragePath.
+std::string custom_storage_setting_key(std::string_view surface);
+
+// The roots an editor's roo-cline.customStoragePath or roo-code-nightly.customStoragePath (or the CLI global state's
+// roo-cline.customStoragePath) moves tasks to
 // (roo-format.md §1.2, §1.3), for every host of one home, when the path is found on this file system (find_directory). Checkpoints stay in the default root.
 // Every custom path met is recorded in report.custom_storage_paths, found here or not.
 std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report);

@@ -2,18 +2,21 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
-#include <unordered_set>
+#include <tuple>
 
 #include "core/row_writer.h"
 #include "core/sha256.h"
+#include "core/text_util.h"
 #include "plugin/body_file.h"
 #include "plugin/progress.h"
 #include "tsk_glue/unallocated.h"
@@ -44,12 +47,18 @@ constexpr size_t kReadBytes = 4u << 20;     // one tsk_img_read: long contiguous
 KnownRecords known_records(const OpenView& open_view, FileSystemView& view, const std::vector<RooFile>& files,
                            unsigned threads) {
   std::vector<std::vector<KnownRecords::Digest>> digests(files.size());
+  std::vector<std::vector<int32_t>> places(files.size());  // each record's record_index in the file's rows
   auto list = [&](FileSystemView& v, size_t first) {
     std::vector<char> buf(kReadBytes);
     for (size_t i = first; i < files.size(); i += threads) {
       auto src = v.open(files[i].meta);
       if (!src) continue;
-      Carver c([&](CarvedValue&& r) { digests[i].push_back(KnownRecords::digest_of(sha256_hex(r.text))); }, true);
+      RecordPlaces record_places;
+      Carver c([&](CarvedValue&& r) {
+        digests[i].push_back(sha256_digest(r.text));
+        const int64_t place = record_places.next(r);
+        places[i].push_back(place > INT32_MAX ? KnownRecords::kNoPlace : static_cast<int32_t>(place));
+      }, true);
       c.begin_run(0);
       uint64_t at = 0;
       for (int64_t n; (n = src->read_at(at, buf.data(), buf.size())) > 0; at += static_cast<uint64_t>(n))
@@ -78,8 +87,10 @@ KnownRecords known_records(const OpenView& open_view, FileSystemView& view, cons
       task = *files[i].identity->session_id;
       known.identities.emplace(task, *files[i].identity);
     }
-    for (const KnownRecords::Digest& d : digests[i]) known.add(d, task);
+    for (size_t r = 0; r < digests[i].size(); ++r)
+      known.add(digests[i][r], task, {static_cast<uint32_t>(i), places[i][r]});
     std::vector<KnownRecords::Digest>().swap(digests[i]);
+    std::vector<int32_t>().swap(places[i]);
   }
   known.seal();
   return known;
@@ -144,8 +155,9 @@ void carve_runs(const RunOptions& opts, const std::vector<tsk::CarveRun>& runs, 
         const tsk::CarveRun& run = runs[unit.run];
         Carver carver([&](CarvedValue&& v) {
           v.region = run.region;
-          v.sha256 = sha256_hex(v.text);  // here, in parallel, rather than on the emitting thread
-          v.known_task = known.task_of(v.sha256);
+          const Sha256Digest digest = sha256_digest(v.text);  // here, in parallel, not on the emitting thread
+          v.sha256 = to_hex(digest.data(), digest.size());
+          v.known_task = known.task_of(digest);
           v.looked_up = true;
           values.push_back(std::move(v));
         });
@@ -195,6 +207,48 @@ void carve_runs(const RunOptions& opts, const std::vector<tsk::CarveRun>& runs, 
   stats.bytes_carved += total;
 }
 
+// End of the JSON string starting at line[at] (its opening quote): the index just past its closing quote.
+size_t string_end(const std::string& line, size_t at) {
+  for (size_t i = at + 1; i < line.size(); ++i) {
+    if (line[i] == '\\') ++i;
+    else if (line[i] == '"') return i + 1;
+  }
+  return std::string::npos;
+}
+
+// Appends entries (JSON objects joined by ',') to a row line's also_in, as the row writer would have written them:
+// also_in is the first kind-specific field, right after `text` (ParseContext::row sets it before any other), so it
+// is found, or goes, there. The keys before `text` have string or null values, in which `,"text":` cannot occur.
+bool insert_also_in(std::string& line, const std::string& entries) {
+  const size_t key = line.find(",\"text\":");
+  if (key == std::string::npos) return false;
+  size_t end = key + 8;
+  if (line.compare(end, 4, "null") == 0) end += 4;
+  else if (end < line.size() && line[end] == '"') end = string_end(line, end);
+  else return false;
+  if (end == std::string::npos) return false;
+  static const std::string kAlsoIn = ",\"also_in\":[";
+  if (line.compare(end, kAlsoIn.size(), kAlsoIn) != 0) {
+    line.insert(end, kAlsoIn + entries + "]");
+    return true;
+  }
+  // Its closing bracket: the list holds objects of strings, numbers, null and [[n,n]].
+  int depth = 0;
+  for (size_t i = end + kAlsoIn.size() - 1; i < line.size(); ++i) {
+    if (line[i] == '"') {
+      i = string_end(line, i);
+      if (i == std::string::npos) return false;
+      --i;
+    } else if (line[i] == '[' || line[i] == '{') {
+      ++depth;
+    } else if ((line[i] == ']' || line[i] == '}') && --depth == 0) {
+      line.insert(i, "," + entries);
+      return true;
+    }
+  }
+  return false;
+}
+
 FileMeta pseudo_file(const char* name) {
   FileMeta f;
   f.path = name;
@@ -207,71 +261,24 @@ FileMeta pseudo_file(const char* name) {
 
 }  // namespace
 
-std::vector<RooFile> roo_files_in_rows(const std::filesystem::path& rows_jsonl) {
+std::vector<RooFile> roo_files_parsed(const ScanReport& scan) {
   std::vector<RooFile> files;
-  std::set<std::pair<std::string, uint64_t>> seen;  // path, inode
-  std::unordered_set<std::string> sources_seen;      // source objects met (their text up to the sha256)
-  std::ifstream in(rows_jsonl, std::ios::binary);
-  std::string line;
-  auto str = [](const rapidjson::Value& o, const char* k) -> std::optional<std::string> {
-    auto it = o.FindMember(k);
-    return it != o.MemberEnd() && it->value.IsString() ? std::optional<std::string>(it->value.GetString())
-                                                       : std::nullopt;
-  };
-  while (std::getline(in, line)) {
-    // Only rows whose source names a Roo record file need parsing, or an orphan (--deep reads only Roo files from
-    // $OrphanFiles, whose made-up names, OrphanFile-<inode>, say nothing).
-    bool candidate = line.find("\"recovery\":\"orphan\"") != std::string::npos;
-    for (const char* base : {"ui_messages.json", "api_conversation_history.json", "claude_messages.json",
-                             "history_item.json", "_index.json", "cli-history.json"})
-      candidate = candidate || line.find(base) != std::string::npos;
-    if (!candidate) continue;
-    // Every row of one source file repeats its source object: the first row of each is parsed, the rest skipped
-    // unparsed. The row's own source object is its last `,"source":{` (only `native`, an escaped string, follows
-    // it); it is compared up to its sha256, which the first row's identity comes with anyway.
-    if (const size_t at = line.rfind(",\"source\":{"); at != std::string::npos) {
-      const size_t sha = line.find("\"sha256\"", at);
-      if (!sources_seen.insert(line.substr(at, sha == std::string::npos ? std::string::npos : sha - at)).second)
-        continue;
-    }
-    rapidjson::Document d;
-    if (d.Parse(line.data(), line.size()).HasParseError() || !d.IsObject() || !d.HasMember("source") ||
-        !d["source"].IsObject())
-      continue;
-    const rapidjson::Value& s = d["source"];
-    FileMeta f;
-    f.path = str(s, "path").value_or("");
-    f.name = f.path.substr(f.path.rfind('/') + 1);
-    if (!is_roo_record_file(f.name) && str(s, "recovery") != "orphan") continue;
-    if (s.HasMember("inode") && s["inode"].IsUint64()) f.inode = s["inode"].GetUint64();
-    if (!f.inode || !seen.insert({f.path, *f.inode}).second) continue;
-    f.attr = str(s, "attr").value_or("");
-    f.name_allocated = s.HasMember("name_allocated") && s["name_allocated"].IsBool() && s["name_allocated"].GetBool();
-    f.meta_allocated = s.HasMember("meta_allocated") && s["meta_allocated"].IsBool() && s["meta_allocated"].GetBool();
-    const std::string recovery = str(s, "recovery").value_or("");
-    f.recovery = recovery == "allocated" ? Recovery::allocated
-                 : recovery == "deleted" ? Recovery::deleted
-                 : recovery == "orphan"  ? Recovery::orphan
-                                         : Recovery::temp_leftover;
-    if (s.HasMember("size") && s["size"].IsUint64()) f.size = s["size"].GetUint64();
-    RooFile file{f, std::nullopt};
-    if (auto surface = str(d, "surface")) {
-      TaskIdentity id;
-      id.surface = *surface;
-      id.user = str(d, "user");
-      id.session_id = str(d, "session_id");
-      id.parent_session_id = str(d, "parent_session_id");
-      id.root_session_id = str(d, "root_session_id");
-      id.project_path = str(d, "project_path");
-      file.identity = id;
-    }
+  std::set<std::pair<std::string, uint64_t>> seen;  // path, inode: a file read twice is listed once
+  for (const FileParseRecord& f : scan.files) {
+    // Orphans too: --deep reads only Roo files from $OrphanFiles, whose made-up names (OrphanFile-<inode>) say
+    // nothing.
+    if (!is_roo_record_file(f.meta.name) && f.meta.recovery != Recovery::orphan) continue;
+    if (!f.meta.inode || !seen.insert({f.meta.path, *f.meta.inode}).second) continue;
+    RooFile file{f.meta, std::nullopt};
+    if (f.identity && !f.identity->surface.empty()) file.identity = f.identity;
     files.push_back(std::move(file));
   }
   return files;
 }
 
 void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const OpenView& open_view,
-                       FileSystemView& view, const std::vector<RooFile>& files, RowSink& out, CarveStats& stats) {
+                       FileSystemView& view, const std::vector<RooFile>& files, RowSink& out, CarveStats& stats,
+                       CarvedCopies* copies) {
   const auto started = std::chrono::steady_clock::now();
   std::string why;
   auto src = tsk::CarveSource::open(opts.image_paths, p.offset_bytes, &why);
@@ -296,12 +303,29 @@ void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const Op
     CarveRegion region = unalloc;
     region.file = f.meta;
     region.file.recovery = Recovery::slack;
+    // The file's times are its live content's; what lies in its slack is older and has none of its own.
+    region.file.mtime = region.file.atime = region.file.ctime = region.file.crtime = std::nullopt;
     if (auto r = src->slack_run(*f.meta.inode, static_cast<int>(regions.size()))) {
       slack.push_back(*r);
       stats.slack_bytes += r->length;
       regions.push_back(std::move(region));
     }
   }
+  // The bytes of the deleted files the scan read lie in unallocated blocks: a record carved there is that file's own,
+  // not another copy of it, so no row names it in also_in (it is still folded). Merged, so a record that spans two
+  // adjacent extents is held too.
+  std::vector<std::pair<uint64_t, uint64_t>> read_by_scan;
+  if (copies)
+    for (const RooFile& f : files)
+      if (f.meta.inode && (f.meta.recovery != Recovery::allocated || !f.meta.meta_allocated))
+        for (const tsk::CarveRun& r : src->content_runs(*f.meta.inode)) read_by_scan.push_back({r.offset, r.offset + r.length});
+  std::sort(read_by_scan.begin(), read_by_scan.end());
+  std::vector<std::pair<uint64_t, uint64_t>> merged;
+  for (const auto& r : read_by_scan)
+    if (!merged.empty() && r.first <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, r.second);
+    else
+      merged.push_back(r);
   // Slack runs in image order with the unallocated runs, so rows come in one order whatever the file order was.
   runs.insert(runs.end(), slack.begin(), slack.end());
   std::stable_sort(runs.begin(), runs.end(),
@@ -311,10 +335,71 @@ void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const Op
   // The records the scan read first (on every thread), so the carving threads can fold what they find.
   const KnownRecords known = known_records(open_view, view, files, carving_threads(opts));
   CarvedRecordEmitter emitter(known, regions, out, stats, opts.native);
+  if (copies) emitter.folds = &copies->folds;  // in image-offset order (the emitter's)
+  emitter.read_by_scan = std::move(merged);
   carve_runs(opts, runs, known, emitter, stats,
              "partition " + std::to_string(p.index) + " (" + view.volume().fs_type + ")");
   emitter.finish();
+  if (copies) copies->regions = regions;
   stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+bool add_carved_copies(const std::filesystem::path& rows_jsonl, const std::vector<RooFile>& files,
+                       const CarvedCopies& copies) {
+  // (path, inode, record_index) -> its carved copies, in fold order; their entries are written as the row passes.
+  std::map<std::tuple<std::string, uint64_t, int64_t>, std::vector<const CarvedFold*>> entries;
+  std::set<std::string> paths;
+  for (const CarvedFold& f : copies.folds) {
+    if (f.place.file >= files.size() || !files[f.place.file].meta.inode) continue;
+    const FileMeta& m = files[f.place.file].meta;
+    entries[{m.path, *m.inode, f.place.record_index}].push_back(&f);
+    paths.insert(m.path);
+  }
+  if (entries.empty()) return true;
+  const std::filesystem::path tmp = rows_jsonl.string() + ".also_in";
+  std::ifstream in(rows_jsonl, std::ios::binary);
+  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+  std::string line;
+  while (in && out && std::getline(in, line)) {
+    // Only the rows of the few files with folds are parsed; the rest are copied as they are.
+    bool candidate = false;
+    for (const std::string& p : paths) candidate = candidate || line.find(p) != std::string::npos;
+    if (candidate) {
+      rapidjson::Document d;
+      if (!d.Parse(line.data(), line.size()).HasParseError() && d.IsObject() && d.HasMember("source") &&
+          d["source"].IsObject()) {
+        const rapidjson::Value& s = d["source"];
+        auto member = [&](const char* k) -> const rapidjson::Value* {
+          auto it = s.FindMember(k);
+          return it == s.MemberEnd() ? nullptr : &it->value;
+        };
+        const rapidjson::Value* path = member("path");
+        const rapidjson::Value* inode = member("inode");
+        const rapidjson::Value* index = member("record_index");
+        if (path && path->IsString() && inode && inode->IsUint64() && index && (index->IsNull() || index->IsInt64())) {
+          const int64_t at = index->IsNull() ? KnownRecords::kWholeFile : index->GetInt64();
+          if (auto it = entries.find({path->GetString(), inode->GetUint64(), at}); it != entries.end()) {
+            std::string listed;
+            for (const CarvedFold* f : it->second) {
+              if (!listed.empty()) listed += ',';
+              listed += carved_copy_json(copies.regions[static_cast<size_t>(f->region)], f->offset, f->length);
+            }
+            insert_also_in(line, listed);
+          }
+        }
+      }
+    }
+    out << line << '\n';
+  }
+  const bool ok = in.eof() && out.good();
+  out.close();
+  std::error_code ec;
+  if (ok && !out.fail()) std::filesystem::rename(tmp, rows_jsonl, ec);
+  if (!ok || out.fail() || ec) {
+    std::filesystem::remove(tmp, ec);
+    return false;
+  }
+  return true;
 }
 
 void carve_unpartitioned(const RunOptions& opts, const std::vector<tsk::Partition>& gaps, RowSink& out,
@@ -353,14 +438,19 @@ void carve_partition(const RunOptions& opts, const tsk::Partition& p, const std:
   std::FILE* bf = std::fopen(carved_body.c_str(), "wb");
   bool ok = rf && bf;
   CarveStats stats;
+  CarvedCopies copies;
+  const std::vector<RooFile> files = roo_files_parsed(part.scan);
   if (ok) {
     RowWriter jsonl(rf);
     BodyFileWriter body_file(bf);
     RowFanOut out({&jsonl, &body_file, &part.counts});
-    carve_file_system(opts, p, open_view, *view, roo_files_in_rows(rows), out, stats);
+    carve_file_system(opts, p, open_view, *view, files, out, stats, &copies);
     if (!gaps.empty()) carve_unpartitioned(opts, gaps, out, stats);
     ok = jsonl.ok() && body_file.ok();
   }
+  // The scan's rows of records carving folded name the carved copies (also_in), before the carved rows follow.
+  if (!copies.folds.empty() && !add_carved_copies(rows, files, copies))
+    part.scan.errors.push_back("carving: could not add the carved copies to the rows' also_in");
   if (rf) ok = std::fclose(rf) == 0 && ok;
   if (bf) ok = std::fclose(bf) == 0 && ok;
   for (const auto& [from, to] : {std::pair{carved_rows, rows}, std::pair{carved_body, body}}) {

@@ -19,22 +19,37 @@
 
 namespace roo {
 
-// A Roo file the normal scan read (a task file or a version of it, the index, cli-history), as its rows name it:
+// A Roo file the normal scan read (a task file or a version of it, the index, cli-history):
 // the records carving folds against and attributes by, and the files whose slack is carved.
 struct RooFile {
   FileMeta meta;
-  std::optional<TaskIdentity> identity;  // the identity its first row carries
+  std::optional<TaskIdentity> identity;  // the identity its rows carry
 };
-// Reads them back from a part's rows.jsonl (the scan's workers write rows, not lists): one per path and inode.
-std::vector<RooFile> roo_files_in_rows(const std::filesystem::path& rows_jsonl);
+// The Roo record files (and Roo orphans) a scan parsed, from its report: one per path and inode, in scan order.
+std::vector<RooFile> roo_files_parsed(const ScanReport& scan);
 
 // Opens a view of a partition's file system of its own (one per thread), nullptr with *why when it cannot.
 using OpenView = std::function<std::unique_ptr<FileSystemView>(std::string* why)>;
 
 // Carves the file system of partition p and writes the rows of what it keeps. view (and more views from open_view,
 // one per thread) read the Roo files the scan read, for folding and attribution.
+// The carved records folded into records of the scan's files (CarvedFold::place.file indexes them), and the regions
+// their bytes lie in (CarvedFold::region indexes these).
+struct CarvedCopies {
+  std::vector<CarvedFold> folds;
+  std::vector<CarveRegion> regions;
+};
+// copies, when given, gets the carved copies of records of `files`.
 void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const OpenView& open_view,
-                       FileSystemView& view, const std::vector<RooFile>& files, RowSink& out, CarveStats& stats);
+                       FileSystemView& view, const std::vector<RooFile>& files, RowSink& out, CarveStats& stats,
+                       CarvedCopies* copies = nullptr);
+
+// Adds to the rows of rows_jsonl (a part's, before the carved rows are appended) the also_in entries of the carved
+// copies of their records: a row whose source is files[f.place.file] and whose record_index is f.place's (none for
+// kWholeFile) gets carved_copy_json of f appended to its also_in, in fold order. Streams the file through a temporary one
+// beside it; returns false when it could not be rewritten (the rows are then as they were).
+bool add_carved_copies(const std::filesystem::path& rows_jsonl, const std::vector<RooFile>& files,
+                       const CarvedCopies& copies);
 
 // Carves the image's unpartitioned space (the volume system's unallocated gaps) once per image.
 void carve_unpartitioned(const RunOptions& opts, const std::vector<tsk::Partition>& gaps, RowSink& out,

@@ -81,6 +81,7 @@ std::string scan_json(const ScanReport& s) {
     put_opt(w, "user", r.user);
     put(w, "path", r.path);
     put(w, "task_dirs", r.tasks);
+    put(w, "checkpoint_only_dirs", r.checkpoint_only_dirs);  // not tasks: checkpoints/ left in the default root
     put(w, "deleted_names_seen", r.deleted_names);
     put(w, "found_by", r.found_by);
     w.EndObject();
@@ -98,6 +99,8 @@ std::string scan_json(const ScanReport& s) {
     put(w, "good_records", f.good_records);
     put(w, "errors", f.errors);
     put(w, "folded_into_api_rows", f.folded);
+    // seed 000 Secondary sources: a CLI history line that a task's user row also holds is that row's fact (no row).
+    if (f.kind == "cli_history") put(w, "entries_matching_a_task_user_row", f.folded);
     if (f.version_folded) put(w, "records_folded_into_task_file", f.version_folded);
     w.EndObject();
   }
@@ -493,6 +496,28 @@ std::string run_report_json(const RunReport& r) {
     w.EndObject();
   }
   w.EndArray();
+  // Every custom storage path named, and how it was resolved or that it could not be (issue 4).
+  w.Key("custom_storage_path_resolution");
+  w.StartArray();
+  for (const RunReport::CustomPathResolution& c : r.custom_path_resolutions) {
+    w.StartObject();
+    put(w, "surface", c.named.surface);
+    put_opt(w, "user", c.named.user);
+    put(w, "settings_file", c.named.settings_file);
+    if (c.named_on_partition) put(w, "settings_partition_index", static_cast<int64_t>(*c.named_on_partition));
+    put(w, "recorded_path", c.named.recorded_path);
+    w.Key("partitions_searched");
+    w.StartArray();
+    for (int i : c.partitions_searched) w.Int(i);
+    w.EndArray();
+    w.Key("resolved");
+    w.Bool(c.resolved);
+    if (c.found_on_partition) put(w, "found_on_partition_index", static_cast<int64_t>(*c.found_on_partition));
+    if (!c.found_at.empty()) put(w, "found_at", c.found_at);
+    put(w, "resolution", c.resolution);
+    w.EndObject();
+  }
+  w.EndArray();
   // Each other partition searched for a custom storage path the partition's own file system did not hold.
   w.Key("custom_storage_path_scans");
   w.StartArray();
@@ -560,10 +585,16 @@ std::string run_summary(const RunReport& r) {
       for (const auto& root : scan["roots_found"].GetArray()) {
         out += "\n    Roo root [" + std::string(root["surface"].GetString()) + "] " + root["path"].GetString() + ": " +
                std::to_string(root["task_dirs"].GetInt64()) + " task dir(s)";
+        if (root.HasMember("checkpoint_only_dirs") && root["checkpoint_only_dirs"].GetInt64() > 0)
+          out += ", " + std::to_string(root["checkpoint_only_dirs"].GetInt64()) +
+                 " dir(s) with only checkpoints/ (their tasks' files are under a custom storage path)";
       }
     }
     out += "\n";
   }
+  for (const RunReport::CustomPathResolution& c : r.custom_path_resolutions)
+    out += "  customStoragePath " + c.named.recorded_path + " (from " + c.named.settings_file + "): " + c.resolution +
+           "\n";
   if (!r.totals.tasks.empty()) out += "  tasks:\n";
   for (const auto& [session, t] : r.totals.tasks) {
     std::string title = t.title.size() > 60 ? t.title.substr(0, 60) + "…" : t.title;

@@ -54,6 +54,18 @@ struct RunReport {
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> partitions;
   // Second-round scans: another partition searched for a custom storage path (roo-format.md §1.2).
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> custom_scans;
+  // Every custom storage path a file system's settings named, and how the run resolved it (issue 4: "say in the
+  // report how it was resolved, or that it could not be").
+  struct CustomPathResolution {
+    CustomStoragePath named;                // as the file system of the settings reported it
+    std::optional<int> named_on_partition;  // that file system's partition (none for a folder)
+    std::vector<int> partitions_searched;   // the second round's, in order
+    std::optional<int> found_on_partition;  // the partition that holds it, when one does
+    std::string found_at;                   // its directory there
+    bool resolved = false;
+    std::string resolution;  // the outcome in words
+  };
+  std::vector<CustomPathResolution> custom_path_resolutions;
   RowCounts totals;
   // The files written into OUTDIR, with how many rows each holds and leaves out: set once the derived formats are
   // written (report.json is written last, so their run table and report show report.json without this section).

@@ -454,25 +454,57 @@ int run(const RunOptions& opts) {
   // Second round (roo-format.md §1.2): a custom storage path an editor's settings name but its own file system does
   // not hold (a Windows drive letter names another volume) is looked for in every other file system, in volume
   // order, until one holds it. Its rows come after every partition's.
+  // Every path named is also listed with how it was resolved, or that it could not be (report.json
+  // custom_storage_path_resolution).
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> custom_scans;
   for (const auto& [p, part] : report.partitions) {
-    if (!p) continue;  // a folder is one file system: nothing else to look in
     for (const CustomStoragePath& wanted : custom_storage_paths(part)) {
-      if (wanted.found_here) continue;
-      for (const PartitionJob& other : jobs) {
-        if (!other.partition || other.index == p->index) continue;
-        PartitionJob job = other;
-        job.custom = wanted;
-        job.custom_number = static_cast<int>(custom_scans.size());
-        progress("partition %d: looking for customStoragePath %s (named in %s)", job.index, wanted.recorded_path.c_str(),
-                 wanted.settings_file.c_str());
-        PartReport found = run_job(opts, job, work);
-        if (found.status == "crashed" || found.status == "failed") partial = true;
-        bool hit = false;
-        for (const CustomStoragePath& c : custom_storage_paths(found)) hit = hit || c.found_here;
-        custom_scans.push_back({other.partition, std::move(found)});
-        if (hit) break;
+      RunReport::CustomPathResolution res;
+      res.named = wanted;
+      if (p) res.named_on_partition = p->index;
+      std::string not_searched;  // other file systems whose search crashed or failed
+      if (wanted.found_here) {
+        res.found_on_partition = res.named_on_partition;
+        res.found_at = wanted.found_at;
+      } else if (p) {  // a folder is one file system: nothing else to look in
+        for (const PartitionJob& other : jobs) {
+          if (!other.partition || other.index == p->index) continue;
+          PartitionJob job = other;
+          job.custom = wanted;
+          job.custom_number = static_cast<int>(custom_scans.size());
+          progress("partition %d: looking for customStoragePath %s (named in %s)", job.index,
+                   wanted.recorded_path.c_str(), wanted.settings_file.c_str());
+          PartReport found = run_job(opts, job, work);
+          res.partitions_searched.push_back(other.index);
+          if (found.status == "crashed" || found.status == "failed") {
+            partial = true;
+            not_searched +=
+                (not_searched.empty() ? "" : ", ") + std::to_string(other.index) + " (" + found.status + ")";
+          }
+          for (const CustomStoragePath& c : custom_storage_paths(found))
+            if (c.found_here) {
+              res.found_on_partition = other.index;
+              res.found_at = c.found_at;
+            }
+          custom_scans.push_back({other.partition, std::move(found)});
+          if (res.found_on_partition) break;
+        }
       }
+      res.resolved = res.found_on_partition.has_value() || (wanted.found_here && !p);
+      if (wanted.found_here)
+        res.resolution = "found on the file system of the settings file, at " + res.found_at;
+      else if (res.resolved)
+        res.resolution = "found on partition " + std::to_string(*res.found_on_partition) + " at " + res.found_at +
+                         " (the recorded path, drive letter dropped, is a directory there)";
+      else if (!p)
+        res.resolution = "could not be resolved: the evidence is one folder, whose file system does not hold it";
+      else
+        res.resolution =
+            "could not be resolved: " +
+            std::string(res.partitions_searched.empty() ? "the evidence has no other file system"
+                                                        : "no other file system of the evidence holds it") +
+            (not_searched.empty() ? "" : "; not searched to the end: partition " + not_searched);
+      report.custom_path_resolutions.push_back(std::move(res));
     }
   }
   report.custom_scans = custom_scans;

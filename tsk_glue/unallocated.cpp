@@ -102,6 +102,30 @@ std::optional<CarveRun> CarveSource::slack_run(uint64_t inode, int region) {
   return out;
 }
 
+std::vector<CarveRun> CarveSource::content_runs(uint64_t inode) {
+  std::vector<CarveRun> out;
+  if (!fs_) return out;
+  TSK_FS_FILE* file = tsk_fs_file_open_meta(fs_, nullptr, static_cast<TSK_INUM_T>(inode));
+  if (!file) {
+    tsk_error_reset();
+    return out;
+  }
+  const TSK_FS_ATTR* attr = tsk_fs_file_attr_get(file);
+  const uint64_t bs = fs_->block_size;
+  if (attr && file->meta && (attr->flags & TSK_FS_ATTR_NONRES) && bs) {
+    const uint64_t size = static_cast<uint64_t>(file->meta->size);
+    for (const TSK_FS_ATTR_RUN* r = attr->nrd.run; r; r = r->next) {
+      if (r->flags & (TSK_FS_ATTR_RUN_FLAG_FILLER | TSK_FS_ATTR_RUN_FLAG_SPARSE)) continue;
+      const uint64_t from = r->offset * bs;  // offset in the file
+      if (from >= size) break;
+      const uint64_t len = std::min<uint64_t>(r->len * bs, size - from);
+      out.push_back({static_cast<uint64_t>(fs_->offset) + r->addr * bs, len, 0});
+    }
+  }
+  tsk_fs_file_close(file);
+  return out;
+}
+
 int64_t CarveSource::read(uint64_t offset, char* buf, size_t len) {
   const ssize_t n = tsk_img_read(img_, static_cast<TSK_OFF_T>(offset), buf, len);
   if (n < 0) tsk_error_reset();

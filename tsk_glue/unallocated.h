@@ -39,6 +39,9 @@ class CarveSource {
   // A file's slack: the bytes of its last block past its size (none when the size fills the block, the content is
   // resident, or the block is unknown).
   std::optional<CarveRun> slack_run(uint64_t inode, int region);
+  // The image bytes a file's content lies in (its non-resident runs, up to its size): a deleted file's blocks are
+  // unallocated, so carving meets its records again there.
+  std::vector<CarveRun> content_runs(uint64_t inode);
   // Image bytes (tsk_img_read); the count read, or -1.
   int64_t read(uint64_t offset, char* buf, size_t len);
 

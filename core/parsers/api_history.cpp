@@ -776,7 +776,9 @@ class ApiHistoryParser {
   void subtask_completed(const std::string& child, std::optional<int64_t> sub) {
     Row link = base("subtask_link", sub, "system", "subtask link: completed_by_child " + child);
     link.set("relation", std::string("completed_by_child")).set("linked_session_id", child);
-    if (ctx_.task_dirs) link.set("linked_task_dir_present", ctx_.task_dirs->count(child) > 0);
+    const bool child_deleted = ctx_.deleted_task_dirs && ctx_.deleted_task_dirs->count(child) > 0;  // issue 5
+    if (ctx_.task_dirs) link.set("linked_task_dir_present", ctx_.task_dirs->count(child) > 0 && !child_deleted);
+    if (child_deleted) link.set("linked_task_dir_deleted", true);
     link.set("known_from", std::string("new_task_result"));
     emit(std::move(link));
   }

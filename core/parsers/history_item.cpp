@@ -141,10 +141,13 @@ void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* kn
     at_task_time(link);
     link.position.part_index = part++;
     link.text = "subtask link: " + std::string(relation) + " " + linked;
+    // A linked directory there only as a deleted name is not present; the row says it was found deleted (issue 5).
+    const bool linked_deleted = ctx.deleted_task_dirs && ctx.deleted_task_dirs->count(linked) > 0;
     link.set("relation", std::string(relation))
         .set("linked_session_id", linked)
-        .set("linked_task_dir_present", task_dirs.count(linked) > 0)
-        .set("known_from", std::string(known_from));
+        .set("linked_task_dir_present", task_dirs.count(linked) > 0 && !linked_deleted);
+    if (linked_deleted) link.set("linked_task_dir_deleted", true);
+    link.set("known_from", std::string(known_from));
     ctx.sink->emit(std::move(link));
   }
 }

@@ -34,6 +34,8 @@ struct ParseContext {
   RowSink* sink = nullptr;
   // The task directories of the root being read: says whether a linked task's directory is there.
   const std::set<std::string>* task_dirs = nullptr;
+  // Of those, the ones there only as a deleted name (issue 5): a link to one says its directory was found deleted.
+  const std::set<std::string>* deleted_task_dirs = nullptr;
   // Set when the task file has versions: reading the task's own file, each row of a record a version also holds
   // gets `also_in` (folds_are_live); reading a version, a record the own file has is skipped and counted as folded.
   const RecordFolds* folds = nullptr;

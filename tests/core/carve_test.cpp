@@ -344,5 +344,30 @@ TEST(CarvedRecordEmitter, ApiRecordsOfOneArrayAreReadTogether) {
   EXPECT_TRUE(command);
 }
 
+// issue 5 (also_in for carved folds): a known file's values get the record_index its rows carry: an array's
+// top-level records by position while they follow one another, a lone object (history_item.json) the whole file,
+// nested values and records after a break in the array none.
+TEST(RecordPlaces, RecordIndexOfEachValueOfAKnownFile) {
+  auto places = [](const std::string& bytes) {
+    std::vector<int64_t> out;
+    RecordPlaces p;
+    Carver c([&](CarvedValue&& v) { out.push_back(p.next(v)); }, true);
+    c.begin_run(0);
+    c.feed(bytes.data(), bytes.size());
+    c.end_run();
+    return out;
+  };
+  constexpr int64_t kWhole = KnownRecords::kWholeFile, kNone = KnownRecords::kNoPlace;
+  const std::string ui0 = R"({"ts":1,"type":"say","say":"text","text":"a"})";
+  const std::string ui1 = R"({"ts":2,"type":"say","say":"text","text":"b"})";
+  EXPECT_EQ(places("[" + ui0 + "," + ui1 + "]"), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(places(" [\n" + ui0 + " ,\n " + ui1 + "]"), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(places(R"({"id":"t","ts":1,"task":"x"})"), (std::vector<int64_t>{kWhole}));
+  // A value nested in a record (here an object opening like a ui record inside a HistoryItem) has no place.
+  EXPECT_EQ(places(R"({"id":"t","ts":1,"task":"x","inner":)" + ui0 + "}"), (std::vector<int64_t>{kWhole, kNone}));
+  // Something that is not ',' between two records: the count is lost from there on.
+  EXPECT_EQ(places("[" + ui0 + ",7," + ui1 + "," + ui0 + "]"), (std::vector<int64_t>{0, kNone, kNone}));
+}
+
 }  // namespace
 }  // namespace roo

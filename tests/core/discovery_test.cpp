@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -137,6 +140,10 @@ TEST(Discovery, RooHomeInventoryNamesEntriesWithoutReadingThem) {
                    }));
   for (const std::string& line : rows.lines) EXPECT_EQ(line.find("SECRET-RULE-TEXT"), std::string::npos);
   EXPECT_EQ(rows.str(4, "classification"), "scratch");
+  // The machine id is the CLI's alone; ~/.roo's rules, commands and worktrees are read by the extension in every
+  // editor and by the CLI (roo-format.md §6), so no one surface: `shared` (issue 4, lead's gap 1).
+  EXPECT_EQ(rows.str(0, "surface"), "cli");
+  for (size_t i = 1; i < rows.rows.size(); ++i) EXPECT_EQ(rows.str(i, "surface"), "shared") << i;
   EXPECT_EQ(rows.rows[1]["size_bytes"].GetInt(), 33);  // printf %s "Always use tabs. SECRET-RULE-TEXT" | wc -c
   fs::remove_all(dir);
 }
@@ -210,6 +217,164 @@ TEST(Discovery, ProfileStateRowsNameTheirProfile) {
   fs::remove_all(dir);
 }
 
+// Issue 4 "Hosts and roots", roo-format.md §1.1: every VS Code-family host's user-data dir on Windows, macOS and
+// Linux, the remote server dirs, and the nightly extension's own folder, each found with its surface and the home's
+// owner. One task per root, named after where it is, so a root read twice or under the wrong surface shows.
+TEST(Discovery, EveryHostOnEveryOs_roo_format_1_1) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const std::pair<const char*, const char*> hosts[] = {
+      {"vscode", "Code"},       {"vscode-insiders", "Code - Insiders"},
+      {"vscodium", "VSCodium"}, {"vscodium-insiders", "VSCodium - Insiders"},
+      {"cursor", "Cursor"},     {"windsurf", "Windsurf"}};
+  const std::pair<const char*, const char*> oses[] = {
+      {"Users/win", "AppData/Roaming"}, {"Users/mac", "Library/Application Support"}, {"home/lin", ".config"}};
+  std::set<std::string> wanted;
+  auto task = [&](const fs::path& root, const std::string& id, const std::string& surface, const std::string& user) {
+    write(
+        root / "tasks" / id / "history_item.json",
+        R"({"id":")" + id + R"(","number":1,"ts":1760000000000,"task":"t","tokensIn":1,"tokensOut":1,"totalCost":0})");
+    wanted.insert(surface + " " + user + " " + id);
+  };
+  for (auto [surface, product] : hosts)
+    for (auto [home, base] : oses) {
+      const std::string user = fs::path(home).filename();
+      const fs::path gs = fs::path(dir) / home / base / product / "User/globalStorage";
+      task(gs / "rooveterinaryinc.roo-cline", std::string(surface) + "-" + user, surface, user);
+      task(gs / "rooveterinaryinc.roo-code-nightly", std::string("nightly-") + surface + "-" + user, "vscode-nightly",
+           user);
+    }
+  for (const char* server : {".vscode-server", ".vscode-server-insiders"}) {
+    const fs::path gs = fs::path(dir) / "home/lin" / server / "data/User/globalStorage";
+    task(gs / "rooveterinaryinc.roo-cline", std::string(server + 1) + "-lin", "vscode-server", "lin");
+    task(gs / "rooveterinaryinc.roo-code-nightly", std::string("nightly-") + (server + 1) + "-lin", "vscode-nightly",
+         "lin");
+  }
+  task(fs::path(dir) / "root/.vscode-mock/global-storage", "cli-root", "cli", "root");
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report);
+  std::multiset<std::string> got;
+  for (size_t i = 0; i < rows.rows.size(); ++i)
+    if (rows.str(i, "kind") == "task")
+      got.insert(rows.str(i, "surface") + " " + rows.str(i, "user") + " " + rows.str(i, "session_id"));
+  EXPECT_EQ(got, std::multiset<std::string>(wanted.begin(), wanted.end()));
+  EXPECT_EQ(wanted.size(), 6u * 3u * 2u + 4u + 1u);
+  EXPECT_EQ(report.roots.size(), wanted.size());
+  fs::remove_all(dir);
+}
+
+// Issue 4 (lead's gap 3), roo-format.md §1.1: VS Code keeps every profile's secrets in application scope, the
+// default profile's User/globalStorage/state.vscdb; a profile's database holds its own memento only. Each secret://
+// row of the evidence is one credential_present row of the database it is in: none lost, none repeated for the
+// profiles. A secret met in a profile's database (an older or altered install) is still reported, there.
+TEST(Discovery, SecretsAreReportedOnceWhereVsCodeKeepsThem_issue4) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path user = fs::path(dir) / "home/u/.config/Code/User";
+  write(user / "globalStorage/storage.json",
+        R"({"userDataProfiles":[{"location":"-5a1b2c3d","name":"Work"},{"location":"7e8f9a0b","name":"Old"}]})");
+  auto make_db = [](const fs::path& path, const std::string& sql) {
+    fs::create_directories(path.parent_path());
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(db, ("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);" + sql).c_str(),
+                     nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+  };
+  auto secret = [](const char* key, const char* value) {
+    return std::string(
+               "INSERT INTO ItemTable VALUES ('secret://{\"extensionId\":\"rooveterinaryinc.roo-cline\",\"key\":\"") +
+           key + "\"}', '" + value + "');";
+  };
+  make_db(user / "globalStorage/state.vscdb",
+          "INSERT INTO ItemTable VALUES ('RooVeterinaryInc.roo-cline', '{\"mode\":\"code\"}');" +
+              secret("openRouterApiKey", "v10-PLANTED-1") + secret("roo_cline_config_api_config", "v10-PLANTED-2"));
+  make_db(user / "profiles/-5a1b2c3d/globalStorage/state.vscdb",
+          "INSERT INTO ItemTable VALUES ('RooVeterinaryInc.roo-cline', '{\"mode\":\"architect\"}');");
+  make_db(user / "profiles/7e8f9a0b/globalStorage/state.vscdb", secret("anthropicApiKey", "v10-PLANTED-3"));
+  char scratch[] = "/tmp/roo-scratch-XXXXXX";
+  ASSERT_TRUE(mkdtemp(scratch));
+  ScanOptions opts;
+  opts.scratch_dir = scratch;
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report, opts);
+  fs::remove_all(scratch);
+  std::vector<std::string> got;
+  for (size_t i = 0; i < rows.rows.size(); ++i) {
+    const std::string path = rows.src(i)["path"].GetString();
+    got.push_back(
+        rows.str(i, "kind") + " " + path.substr(path.find("/User/") + 6) + " " +
+        (rows.str(i, "kind") == "credential_present"
+             ? rows.str(i, "credential_key") + " " + rows.str(i, "secret_scope") + " " + rows.str(i, "profile_id")
+             : rows.str(i, "setting_value")));
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "permission_setting globalStorage/state.vscdb code",
+                     "credential_present globalStorage/state.vscdb openRouterApiKey application <absent>",
+                     "credential_present globalStorage/state.vscdb roo_cline_config_api_config application <absent>",
+                     "permission_setting profiles/-5a1b2c3d/globalStorage/state.vscdb architect",
+                     "credential_present profiles/7e8f9a0b/globalStorage/state.vscdb anthropicApiKey profile 7e8f9a0b",
+                 }));
+  std::set<std::string> ids;
+  for (size_t i = 0; i < rows.rows.size(); ++i) EXPECT_TRUE(ids.insert(rows.str(i, "row_id")).second) << i;
+  for (const std::string& line : rows.lines) EXPECT_EQ(line.find("PLANTED"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// Issue 4 (nothing lost): a secret the -wal deleted (a sign-out not yet checkpointed) is still in the main file's
+// bytes; it is reported once, marked, after the live ones. The pair is made in WAL mode and copied while open.
+TEST(Discovery, SecretDeletedInTheWalIsStillReported_issue4) {
+  char dir[] = "/tmp/roo-disc-XXXXXX", made[] = "/tmp/roo-wal-XXXXXX", scratch[] = "/tmp/roo-scratch-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir) && mkdtemp(made) && mkdtemp(scratch));
+  const fs::path db_path = fs::path(made) / "state.vscdb";
+  const fs::path gs = fs::path(dir) / "home/u/.config/Code/User/globalStorage";
+  fs::create_directories(gs);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
+  const std::string secret = R"(secret://{"extensionId":"rooveterinaryinc.roo-cline","key":)";
+  ASSERT_EQ(
+      sqlite3_exec(db,
+                   ("PRAGMA journal_mode=WAL; CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);"
+                    "INSERT INTO ItemTable VALUES ('" +
+                    secret + R"("apiKey"}', 'v10-PLANTED-a');)" + "INSERT INTO ItemTable VALUES ('" + secret +
+                    R"("rooAuthToken"}', 'v10-PLANTED-b');)" +
+                    "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA wal_autocheckpoint=0;"
+                    "DELETE FROM ItemTable WHERE key = '" +
+                    secret + R"("rooAuthToken"}';)")
+                       .c_str(),
+                   nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  fs::copy_file(db_path, gs / "state.vscdb");
+  fs::copy_file(fs::path(made) / "state.vscdb-wal", gs / "state.vscdb-wal");
+  sqlite3_close(db);
+  ScanOptions opts;
+  opts.scratch_dir = scratch;
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report, opts);
+  ASSERT_EQ(rows.rows.size(), 2u);
+  EXPECT_EQ(rows.str(0, "credential_key"), "apiKey");
+  EXPECT_EQ(rows.str(1, "credential_key"), "rooAuthToken");
+  EXPECT_EQ(rows.str(1, "text"),
+            "credential present: rooAuthToken (from /home/u/.config/Code/User/globalStorage/"
+            "state.vscdb SecretStorage, encrypted; deleted in the -wal, still in the main file)");
+  EXPECT_TRUE(rows.rows[1]["deleted_in_wal"].GetBool());
+  EXPECT_FALSE(rows.rows[0].HasMember("deleted_in_wal"));
+  EXPECT_NE(rows.str(0, "row_id"), rows.str(1, "row_id"));
+  for (const std::string& line : rows.lines) EXPECT_EQ(line.find("PLANTED"), std::string::npos);
+  EXPECT_TRUE(fs::is_empty(scratch));
+  fs::remove_all(dir);
+  fs::remove_all(made);
+  fs::remove_all(scratch);
+}
+
 // roo-format.md §1.2: a custom storage path on another volume (D:) is not on the settings' own file system; the
 // scan records it as not found here, and the second file system, asked for it, reads its tasks.
 TEST(Discovery, CustomStoragePathOnAnotherFileSystem_roo_format_1_2) {
@@ -228,7 +393,10 @@ TEST(Discovery, CustomStoragePathOnAnotherFileSystem_roo_format_1_2) {
   EXPECT_EQ(wanted.recorded_path, "D:\\RooData");
   EXPECT_EQ(wanted.user, std::optional<std::string>("bob"));
   ASSERT_EQ(rows.rows.size(), 1u);  // the host_setting row only: no tasks on this file system
-  EXPECT_EQ(rows.str(0, "resolution"), "not found on this file system");
+  // True of this file system only, and it says the path is looked for on the others (issue 4, lead's gap 2).
+  EXPECT_EQ(rows.str(0, "resolution"),
+            "not on this file system; looked for on the evidence's other file systems (report.json "
+            "custom_storage_path_resolution)");
 
   EXPECT_TRUE(scan_custom_storage_path(second, wanted, rows, report_b));
   ASSERT_EQ(rows.rows.size(), 3u);
@@ -247,6 +415,42 @@ TEST(Discovery, CustomStoragePathOnAnotherFileSystem_roo_format_1_2) {
   EXPECT_FALSE(scan_custom_storage_path(first, wanted, rows, report_a));  // not there: nothing read
   fs::remove_all(a);
   fs::remove_all(b);
+}
+
+// Issue 4, roo-format.md §1.2: with a customStoragePath set, a task's files are in the custom root but its
+// checkpoint repository stays in the default globalStorage root. The default root's directory holds only
+// checkpoints/: it gives one checkpoint_repo row with the task's id as session, and no second task row.
+TEST(Discovery, CheckpointsLeftInTheDefaultRootJoinTheTask_roo_format_1_2) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path user = fs::path(dir) / "home/u/.config/Code/User";
+  write(user / "settings.json", R"({"roo-cline.customStoragePath": "/data/roo"})");
+  const std::string id = "019d0000-0000-7000-8000-000000000001";
+  write(user / "globalStorage/rooveterinaryinc.roo-cline/tasks" / id / "checkpoints/.git/HEAD",
+        "ref: refs/heads/master\n");
+  write(
+      fs::path(dir) / "data/roo/tasks" / id / "history_item.json",
+      R"({"id":")" + id +
+          R"(","number":1,"ts":1760000000000,"task":"x","tokensIn":1,"tokensOut":1,"totalCost":0,"workspace":"/home/u/p"})");
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report);
+  std::vector<std::string> got;
+  for (size_t i = 0; i < rows.rows.size(); ++i)
+    got.push_back(rows.str(i, "kind") + " " + rows.str(i, "session_id") + " " + rows.str(i, "surface"));
+  EXPECT_EQ(got, (std::vector<std::string>{"checkpoint_repo " + id + " vscode", "task " + id + " vscode",
+                                           "host_setting <absent> vscode"}));
+  const std::string repo =
+      "/home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/" + id + "/checkpoints";
+  EXPECT_EQ(rows.str(0, "text"),
+            "checkpoint repository of task " + id + " at " + repo + ": no task file beside it in this root");
+  EXPECT_EQ(rows.str(0, "checkpoint_dir"), repo);
+  EXPECT_EQ(rows.str(0, "time_source"), "file.mtime");
+  EXPECT_EQ(rows.src(0)["path"].GetString(), repo);
+  ASSERT_EQ(report.roots.size(), 2u);
+  EXPECT_EQ(report.roots[1].path, "/data/roo");
+  fs::remove_all(dir);
 }
 
 // roo-format.md §1.3: the CLI keeps roo-cline.customStoragePath in its global-state.json; seed 000 Scratch
@@ -476,6 +680,47 @@ TEST(Discovery, IndexTempCopyIsReadAsAVersion_issue5_roo_format_2_2) {
   fs::remove_all(dir);
 }
 
+// issue 5 (gap: a deleted child counted as present): a subtask link to a task whose directory is there only as a
+// deleted name has linked_task_dir_present false and linked_task_dir_deleted true, from the HistoryItem's childIds and
+// from a "Subtask <id> completed" result alike; a link to a live directory is present and has no
+// linked_task_dir_deleted; a link to a directory that is not there at all has neither.
+TEST(Discovery, SubtaskLinkToDeletedTaskDir_issue5) {
+  char dir[] = "/tmp/roo-link-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const std::string tasks = "/home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
+  const fs::path base = fs::path(dir) / tasks.substr(1);
+  write(base / "p/history_item.json",
+        R"({"id":"p","number":1,"ts":1760000009000,"task":"plan","childIds":["gone","live","absent"]})");
+  write(base / "p/api_conversation_history.json",
+        R"([{"role":"user","content":[{"type":"text","text":"plan"}],"ts":1760000000000},)"
+        R"({"role":"assistant","content":[{"type":"tool_use","id":"t_1","name":"new_task","input":{"mode":"code","message":"x"}}],"ts":1760000001000},)"
+        R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"t_1","content":"Subtask gone completed.\n\nResult:\ndone"}],"ts":1760000002000}])");
+  write(base / "gone/ui_messages.json", R"([{"ts":1760000001500,"type":"say","say":"text","text":"x"}])");
+  write(base / "live/ui_messages.json", R"([{"ts":1760000001600,"type":"say","say":"text","text":"y"}])");
+  DeletingView view(dir, {tasks + "/gone", tasks + "/gone/ui_messages.json"}, {});
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(view, rows, report);
+
+  std::vector<std::string> got;  // relation linked_session_id present [deleted]
+  for (size_t i = 0; i < rows.rows.size(); ++i) {
+    if (rows.str(i, "kind") != "subtask_link") continue;
+    const rapidjson::Value& r = rows.rows[i];
+    std::string line = rows.str(i, "relation") + " " + rows.str(i, "linked_session_id") + " " +
+                       (r["linked_task_dir_present"].GetBool() ? "present" : "not-present");
+    if (r.HasMember("linked_task_dir_deleted")) line += r["linked_task_dir_deleted"].GetBool() ? " deleted" : " ?";
+    got.push_back(line);
+  }
+  const std::vector<std::string> want = {
+      "child gone not-present deleted",               // history_item.json childIds
+      "child live present",
+      "child absent not-present",
+      "completed_by_child gone not-present deleted",  // api history: "Subtask gone completed."
+  };
+  EXPECT_EQ(got, want);
+  fs::remove_all(dir);
+}
+
 // issue 5 --deep: an orphan's kind from its name (NTFS and FAT keep one) — the task files, _index.json and their
 // safeWriteJson temp names (roo-format.md §2.2) — and nothing else.
 TEST(Orphans, KindByName_issue5) {
@@ -552,6 +797,116 @@ TEST(Orphans, FolderHasNone_issue5) {
   EXPECT_EQ(report.orphans->files_seen, 0);
   EXPECT_EQ(report.orphans->roo_files_parsed, 0);
   fs::remove_all(dir);
+}
+
+// Issue 4: a task dir of a root that holds only checkpoints/ (its task's files are under a customStoragePath,
+// roo-format.md §1.2) is not one of the root's tasks: the report counts it apart.
+TEST(Discovery, CheckpointOnlyDirIsCountedApartFromTaskDirs_issue4) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path tasks = fs::path(dir) / "home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
+  write(tasks / "t-moved/checkpoints/.git/HEAD", "ref: refs/heads/master\n");
+  write(tasks / "t-here/history_item.json",
+        R"({"id":"t-here","number":1,"ts":1760000000000,"task":"x","tokensIn":1,"tokensOut":1,"totalCost":0})");
+  write(tasks / "t-here/checkpoints/.git/HEAD", "ref: refs/heads/master\n");  // a task with its checkpoints
+  FolderFileSystem folder(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report);
+  ASSERT_EQ(report.roots.size(), 1u);
+  EXPECT_EQ(report.roots[0].tasks, 1);
+  EXPECT_EQ(report.roots[0].checkpoint_only_dirs, 1);
+  fs::remove_all(dir);
+}
+
+// Every key of `want` is in `got` with the same value; objects are compared on the keys `want` gives (as
+// tests/plugin/rows_match.py compares the hand-written expected rows).
+void expect_subset(const rapidjson::Value& want, const rapidjson::Value& got, const std::string& where) {
+  if (want.IsObject()) {
+    ASSERT_TRUE(got.IsObject()) << where;
+    for (const auto& m : want.GetObject()) {
+      const std::string key = where + "." + m.name.GetString();
+      auto it = got.FindMember(m.name);
+      if (it == got.MemberEnd()) {
+        ADD_FAILURE() << key << ": missing";
+        continue;
+      }
+      expect_subset(m.value, it->value, key);
+    }
+    return;
+  }
+  EXPECT_TRUE(want == got) << where << ": expected " << to_json_text(want) << ", got " << to_json_text(got);
+}
+
+// A file's mtime as rows give it (ms, ISO UTC): a checkout's file times are its own, so the file.mtime rows of the
+// expected file are compared with the file's mtime here.
+std::string mtime_iso(const fs::path& p) {
+  struct stat st {};
+  if (::stat(p.c_str(), &st) != 0) return "(no such file: " + p.string() + ")";
+  const int64_t ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+  const std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm {};
+  gmtime_r(&secs, &tm);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+  return buf;
+}
+
+// Issue 4, roo-format.md §1.1, §1.2, §7.3: the nightly build (RooVeterinaryInc.roo-code-nightly) beside the release
+// in one VS Code. fixtures/trees/stores-nightly (fixtures/README.md) read as a folder against the hand-written
+// fixtures/expected/stores-nightly.rows.jsonl: its roo-code-nightly.customStoragePath is followed; one state.vscdb
+// holds both extensions' ItemTable rows and secrets, whose rows are told apart by extension_id and numbered per kind
+// across both keys (no row id shared); the nightly's settings/mcp_settings.json under ~/.vscode-server is read; so is
+// the release's legacy settings/cline_mcp_settings.json (roo-format.md §4: the name before v3.10.4).
+TEST(Discovery, NightlyExtensionBesideTheRelease_issue4_fixture) {
+  const fs::path tree = fs::path(ROO_FIXTURES_DIR) / "trees/stores-nightly";
+  std::vector<rapidjson::Document> wanted;
+  {
+    std::ifstream in(fs::path(ROO_FIXTURES_DIR) / "expected/stores-nightly.rows.jsonl");
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty()) continue;
+      rapidjson::Document d;
+      ASSERT_FALSE(d.Parse(line.c_str()).HasParseError()) << line;
+      wanted.push_back(std::move(d));
+    }
+  }
+  ASSERT_EQ(wanted.size(), 17u);
+  char scratch[] = "/tmp/roo-scratch-XXXXXX";
+  ASSERT_TRUE(mkdtemp(scratch));
+  ScanOptions opts;
+  opts.scratch_dir = scratch;
+  FolderFileSystem folder(tree.string());
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(folder, rows, report, opts);
+  EXPECT_TRUE(fs::is_empty(scratch));
+  fs::remove_all(scratch);
+  ASSERT_EQ(rows.rows.size(), wanted.size());
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    rapidjson::Document& want = wanted[i];
+    if (std::string(want["time_source"].GetString()) == "file.mtime") {
+      const std::string t = mtime_iso(tree / std::string(want["source"]["path"].GetString()).substr(1));
+      want["time_utc"].SetString(t.c_str(), static_cast<rapidjson::SizeType>(t.size()), want.GetAllocator());
+    }
+    expect_subset(want, rows.rows[i], "row " + std::to_string(i));
+  }
+  std::set<std::string> ids;
+  for (size_t i = 0; i < rows.rows.size(); ++i) EXPECT_TRUE(ids.insert(rows.str(i, "row_id")).second) << i;
+  for (const std::string& line : rows.lines) EXPECT_EQ(line.find("PLANTED"), std::string::npos);
+  // The nightly's setting, its root found by it, and its default root that holds only settings/.
+  ASSERT_EQ(report.custom_storage_paths.size(), 1u);
+  EXPECT_EQ(report.custom_storage_paths[0].surface, "vscode-nightly");
+  EXPECT_EQ(report.custom_storage_paths[0].recorded_path, "/data/roo-nightly");
+  std::vector<std::string> roots;
+  for (const RootRecord& r : report.roots) roots.push_back(r.surface + " " + r.path + " " + r.found_by);
+  EXPECT_EQ(roots, (std::vector<std::string>{
+                       "vscode /home/ivy/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline catalog",
+                       "vscode-nightly /home/ivy/.vscode-server/data/User/globalStorage/"
+                       "rooveterinaryinc.roo-code-nightly catalog",
+                       "vscode-nightly /data/roo-nightly customStoragePath in "
+                       "/home/ivy/.config/Code/User/settings.json",
+                   }));
 }
 
 }  // namespace

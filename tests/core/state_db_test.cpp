@@ -252,6 +252,33 @@ TEST_F(StateDbTest, RowDeletedInWalIsReported) {
   EXPECT_FALSE(r.extension_row_from_wal);
 }
 
+// Issue 4 (nothing lost): a secret row the WAL deleted (a sign-out not yet checkpointed) is named as deleted in the
+// WAL; the main file still holds its encrypted value. One that the WAL keeps is not.
+TEST_F(StateDbTest, SecretDeletedInWalIsNamed) {
+  std::string db_bytes, wal_bytes;
+  const std::string gone = R"(secret://{"extensionId":"rooveterinaryinc.roo-cline","key":"openRouterApiKey"})";
+  const std::string kept = R"(secret://{"extensionId":"rooveterinaryinc.roo-cline","key":"apiKey"})";
+  {
+    Db db(path("s.vscdb"));
+    db.exec("PRAGMA journal_mode=WAL");
+    db.exec(kSchema);
+    db.put(gone, "v10-one", true);
+    db.put(kept, "v10-two", true);
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.exec("PRAGMA wal_autocheckpoint=0");
+    db.exec("DELETE FROM ItemTable WHERE key = '" + gone + "'");
+    db_bytes = slurp(path("s.vscdb"));
+    wal_bytes = slurp(path("s.vscdb-wal"));
+  }
+  StateDbRead r = read(db_bytes, wal_bytes);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.secret_keys, std::vector<std::string>{"apiKey"});
+  EXPECT_EQ(r.secret_keys_deleted_in_wal, std::vector<std::string>{"openRouterApiKey"});
+  StateDbRead main_only = read(db_bytes);
+  EXPECT_EQ(main_only.secret_keys, (std::vector<std::string>{"apiKey", "openRouterApiKey"}));
+  EXPECT_TRUE(main_only.secret_keys_deleted_in_wal.empty());
+}
+
 TEST_F(StateDbTest, UnchangedRowBesideWalIsNotFlagged) {
   // The WAL changes another row only.
   std::string db_bytes, wal_bytes;
@@ -360,6 +387,31 @@ TEST_F(StateDbTest, MissingScratchDirectoryFails) {
   EXPECT_FALSE(r.ok);
   EXPECT_FALSE(r.error.empty());
   EXPECT_FALSE(fs::exists(dir_ / "absent"));
+}
+
+// Issue 4, roo-format.md §1.1: the nightly build's key (RooVeterinaryInc.roo-code-nightly) beside the release's in one
+// database, stored lower-cased here: each key is matched case-insensitively and gives only its own row and secrets.
+TEST_F(StateDbTest, NightlyKeyBesideTheReleaseIsReadOnItsOwn_issue4) {
+  {
+    Db db(path("both.vscdb"));
+    db.exec(kSchema);
+    db.put(kExt, R"({"mode":"code"})");
+    db.put("rooveterinaryinc.roo-code-nightly", R"({"mode":"debug"})");
+    db.put(R"(secret://{"extensionId":"rooveterinaryinc.roo-cline","key":"openRouterApiKey"})", "v10aa", true);
+    db.put(R"(secret://{"extensionId":"rooveterinaryinc.roo-code-nightly","key":"anthropicApiKey"})", "v10bb", true);
+  }
+  const std::string bytes = slurp(path("both.vscdb"));
+  StateDbRead release = read(bytes);
+  ASSERT_TRUE(release.ok) << release.error;
+  ASSERT_TRUE(release.extension_row);
+  EXPECT_EQ(release.extension_row->value, R"({"mode":"code"})");
+  EXPECT_EQ(release.secret_keys, std::vector<std::string>{"openRouterApiKey"});
+  StateDbRead nightly = read_state_db(bytes, std::nullopt, "RooVeterinaryInc.roo-code-nightly", scratch_.string());
+  ASSERT_TRUE(nightly.ok) << nightly.error;
+  ASSERT_TRUE(nightly.extension_row);
+  EXPECT_EQ(nightly.extension_row->key, "rooveterinaryinc.roo-code-nightly");
+  EXPECT_EQ(nightly.extension_row->value, R"({"mode":"debug"})");
+  EXPECT_EQ(nightly.secret_keys, std::vector<std::string>{"anthropicApiKey"});
 }
 
 }  // namespace

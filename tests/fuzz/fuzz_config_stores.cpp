@@ -34,5 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   roo::fuzz::run(data, size, "extensions.json", roo::parse_extensions_manifest);
   // The host settings reader: JSONC stripping, then the setting.
   (void)roo::custom_storage_path(std::string(reinterpret_cast<const char*>(data), size));
+  // A VS Code workspaceStorage/<id>/workspace.json: the folder URI, percent-decoded (issue 4 workspace identity).
+  (void)roo::workspace_json_folder(std::string(reinterpret_cast<const char*>(data), size));
   return 0;
 }

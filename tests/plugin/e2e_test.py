@@ -143,18 +143,45 @@ class E2E(unittest.TestCase):
         self.assert_rows_match(read_rows(out), wanted)
 
     # roo-format.md §1.2: gina's settings on the system partition name D:\RooData, which is on the data partition.
-    # The first round reports it not found there; the second round finds and reads it on the other partition.
+    # The first round reports it not on its own file system; the second round finds and reads it on the other
+    # partition. Her Cursor settings name E:\RooArchive, which no partition holds: issue 4 asks the report to say
+    # how each path was resolved, or that it could not be.
     def test_custom_path_on_another_partition(self):
-        out, _ = self.run_tool(images("custom-path.E01"))
+        out, proc = self.run_tool(images("custom-path.E01"), quiet=False)
         rows = read_rows(out)
         self.assert_rows_match(rows, expected("custom-path"))
         report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
         scans = report["custom_storage_path_scans"]
         found = [s for s in scans if any(c["found_here"] for c in s["scan"]["custom_storage_paths"])]
         self.assertEqual(len(found), 1, scans)
-        data = [p for p in report["partitions"] if p.get("kind") == "allocated"][1]
+        system, data = [p for p in report["partitions"] if p.get("kind") == "allocated"]
         self.assertEqual(found[0]["partition_index"], data["index"])
-        self.assertEqual({r["source"]["partition_offset"] for r in rows[1:]}, {data["offset_bytes"]})
+        self.assertEqual({r["source"]["partition_offset"] for r in rows[2:]}, {data["offset_bytes"]})
+        code, cursor = report["custom_storage_path_resolution"]
+        self.assertEqual((code["recorded_path"], code["settings_partition_index"], code["partitions_searched"],
+                          code["resolved"], code["found_on_partition_index"], code["found_at"]),
+                         ("D:\\RooData", system["index"], [data["index"]], True, data["index"], "/RooData"))
+        self.assertEqual(code["resolution"], f"found on partition {data['index']} at /RooData (the recorded path, "
+                                             "drive letter dropped, is a directory there)")
+        self.assertEqual((cursor["recorded_path"], cursor["surface"], cursor["partitions_searched"], cursor["resolved"]),
+                         ("E:\\RooArchive", "cursor", [data["index"]], False))
+        self.assertNotIn("found_at", cursor)
+        self.assertEqual(cursor["resolution"], "could not be resolved: no other file system of the evidence holds it")
+        # The stdout summary says the same, one line per path named (plugin/report.cpp run_summary; issue 4).
+        summary = [line for line in proc.stdout.splitlines() if line.startswith("  customStoragePath ")]
+        self.assertEqual(summary, [
+            "  customStoragePath D:\\RooData (from /Users/gina/AppData/Roaming/Code/User/settings.json): found on "
+            f"partition {data['index']} at /RooData (the recorded path, drive letter dropped, is a directory there)",
+            "  customStoragePath E:\\RooArchive (from /Users/gina/AppData/Roaming/Cursor/User/settings.json): could "
+            "not be resolved: no other file system of the evidence holds it"])
+        # A folder is one file system: there is nothing else to look in, and the report says so.
+        out, _ = self.run_tool("--dir", os.path.join(REPO, "fixtures", "trees", "custom-path-system"), out_name="dir")
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        self.assertEqual([(c["recorded_path"], c["resolved"], c["resolution"])
+                          for c in report["custom_storage_path_resolution"]],
+                         [(p, False, "could not be resolved: the evidence is one folder, whose file system does not "
+                                     "hold it") for p in ("D:\\RooData", "E:\\RooArchive")])
+        self.assertEqual([r["kind"] for r in read_rows(out)], ["host_setting", "host_setting"])
 
     # A file system at offset 0 with no partition table, as split raw given its first segment.
     def test_split_raw(self):
@@ -162,6 +189,19 @@ class E2E(unittest.TestCase):
         rows = read_rows(out)
         self.assert_rows_match(rows, expected("linux-ext4", "transcripts", "stores-linux"))
         self.assert_provenance(rows, "linux-ext4.raw.001", {0: "linux-ext4"})
+
+    # Issue 4, seed 000 Secondary sources: a cli-history.json line is kept only when no task user row of the home has
+    # its text, and the report counts the lines matched. alice's 3 lines match none of her tasks' prompts; erin's
+    # third line is her task's prompt (fixtures/README.md, stores section).
+    def test_cli_history_matches_are_counted(self):
+        out, _ = self.run_tool(images("linux-ext4.raw.001"))
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        lines = {f["path"]: f for p in report["partitions"] if "scan" in p for f in p["scan"]["files_parsed"]
+                 if f["kind"] == "cli_history"}
+        self.assertEqual({path: (f["records"], f["entries_matching_a_task_user_row"]) for path, f in lines.items()},
+                         {"/home/alice/.roo/cli-history.json": (3, 0), "/home/erin/.roo/cli-history.json": (3, 1)})
+        rows = [r for r in read_rows(out) if r["kind"] == "cli_history"]
+        self.assertEqual(len(rows), 3 + 2)
 
     def test_split_e01(self):
         out, _ = self.run_tool(images("demo-split.E01"))
@@ -277,15 +317,23 @@ class E2E(unittest.TestCase):
             schema = json.load(f)
         jsonschema.Draft202012Validator.check_schema(schema)
         validator = jsonschema.Draft202012Validator(schema)
-        runs = [("demo", [images("demo.E01")]), ("dir", ["--dir", os.path.join(REPO, "fixtures", "trees", "windows-ntfs")]),
-                ("native", ["--native", images("linux-ext4.raw.001")])]
+        trees = os.path.join(REPO, "fixtures", "trees")
+        runs = [("demo", [images("demo.E01")]), ("dir", ["--dir", os.path.join(trees, "windows-ntfs")]),
+                ("native", ["--native", images("linux-ext4.raw.001")]),
+                # Every store, host and recovery kind the other fixtures give (a field's enum that drifted from the
+                # code was once caught only here).
+                ("custom", [images("custom-path.E01")]), ("macos", [images("macos-fat.E01")]),
+                ("fat", [images("recovery-fat.E01")]), ("ntfs", [images("recovery-ntfs.E01")]),
+                ("nightly", ["--dir", os.path.join(trees, "stores-nightly")])]
+        rows_of = {}
         for name, args in runs:
             out, _ = self.run_tool(*args, out_name=name)
-            rows = read_rows(out)
+            rows_of[name] = rows = read_rows(out)
             self.assertGreater(len(rows), 0)
             for row in rows:
                 errors = [e.message for e in validator.iter_errors(row)]
                 self.assertEqual(errors, [], f"{name}: {row['kind']} {row['source']['path']}")
+        rows = rows_of["native"]
         # The schema can fail: a row without its digest, or with an invented time source, is refused.
         broken = dict(rows[0], source=dict(rows[0]["source"], sha256="abc"))
         self.assertFalse(validator.is_valid(broken))
@@ -433,7 +481,7 @@ class E2E(unittest.TestCase):
         self.assert_recovery_rows("recovery-ntfs", ["/Users/ivan/AppData/Local/Temp"])
 
     # FAT: a deleted api history read as the task's own (its long name survives the delete), a deleted ephemeral
-    # dir whose tasks/ (an 8.3 name) comes back as "_asks": only the dir row and its global-state.json rows.
+    # dir whose tasks/ (an 8.3 name) comes back as "_asks": followed all the same, its rows say name_match.
     def test_recovery_fat(self):
         self.assert_recovery_rows("recovery-fat", ["/Users/jana/AppData/Local/Temp"])
 
@@ -464,7 +512,9 @@ class E2E(unittest.TestCase):
                     continue
                 self.assertIsNotNone(src["sha256"], src["path"])
                 if src["path"] not in cache:
-                    with open(os.path.join(REPO, "fixtures", "trees", tree) + src["path"], "rb") as f:
+                    # A FAT deleted 8.3 name lost its first byte ("_asks" is the tree's "tasks"; name_match says so).
+                    tree_path = src["path"].replace("/_asks/", "/tasks/") if "name_match" in r else src["path"]
+                    with open(os.path.join(REPO, "fixtures", "trees", tree) + tree_path, "rb") as f:
                         self.assertEqual(hashlib.sha256(f.read()).hexdigest(), src["sha256"], src["path"])
                     if icat:
                         data = subprocess.run([icat, images(image + ".E01"), str(src["inode"])], capture_output=True,
@@ -553,14 +603,30 @@ class E2E(unittest.TestCase):
         self.assertTrue(dirs[0]["source"]["reallocated"])
         self.assertEqual([r["source"]["path"] for r in rows if r["source"]["path"].startswith(gone + "/")], [])
 
-    # KNOWN LIMITATION (fixtures/README.md): on FAT a deleted 8.3-only name loses its first byte, so the deleted
-    # ephemeral dir's tasks/ is listed as "_asks" and its task (which libtsk still lists, with its long names) is not
-    # read. Passes once a deleted short name is matched with its first character unknown.
-    @unittest.expectedFailure
-    def test_recovery_limitation_fat_deleted_tasks_dir(self):
+    # issue 5 (was a known limitation): on FAT a deleted 8.3-only name loses its first byte (0xE5, listed by libtsk as
+    # "_"), so the deleted ephemeral dir's tasks/ is "_asks". It is matched as tasks/ (FAT only, deleted only, the
+    # rest of the name exact), its task is read, and exactly the rows read through it say so; the path stays the one
+    # fls lists.
+    def test_recovery_fat_deleted_tasks_dir_first_byte_lost(self):
+        fls = shutil.which("fls")
+        gone = "/Users/jana/AppData/Local/Temp/roo-cli-1778828292046-a9c4e1x7u/global-storage/"
+        if fls:  # the set-up is what it claims: libtsk lists the deleted tasks/ as "_asks"
+            listed = subprocess.run([fls, "-r", "-d", "-p", images("recovery-fat.E01")], capture_output=True,
+                                    text=True, check=True).stdout
+            self.assertIn("\t" + gone[1:] + "_asks\n", listed)
         _, rows = self.run_recovery("recovery-fat")
         tasks = [r for r in rows if r["kind"] == "task" and r["surface"] == "cli-ephemeral"]
         self.assertEqual([r["session_id"] for r in tasks], ["019e2a6d-b93f-7b98-8e34-6f0d2c9a5b81"])
+        marked = [r["source"]["path"] for r in rows if "name_match" in r]
+        self.assertEqual(len(marked), 8)
+        self.assertTrue(all(p.startswith(gone + "_asks/") for p in marked), marked)
+        self.assertEqual({r["name_match"] for r in rows if "name_match" in r}, {"first byte lost (FAT deleted entry)"})
+        self.assertEqual([r["source"]["path"] for r in rows if "name_match" not in r and "/_asks/" in r["source"]["path"]],
+                         [])
+        # Nowhere else: the ext4 and NTFS images keep deleted names whole.
+        for image in ("recovery-ext4", "recovery-ntfs"):
+            _, other = self.run_recovery(image, out_name=image)
+            self.assertEqual([r for r in other if "name_match" in r], [], image)
 
     # Regression (found by these fixtures, fixed: the field is now entry_outcome): every recovery row meets the schema.
     def test_recovery_bug_row_schema(self):

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""HFS+ coverage (issues 4 and 5): the macos tree on HFS+, read through libtsk from fixtures/images/macos-hfs.E01.
+
+The image is an ISO 9660 / HFS+ hybrid written by xorriso (fixtures/build-images.sh --only macos-hfs): an Apple
+partition map whose Apple_HFS partition is HFS+, inside an ISO 9660 file system at byte 0. Expected rows are the
+hand-written fixtures/expected/macos.rows.jsonl (the same tree on FAT); partition offsets come from mmls, inodes and
+times from fls, content digests from icat and the tree, so nothing roo-ingest produced is its own expectation.
+
+usage: hfs_e2e_test.py Hfs.test_NAME --binary PATH --repo PATH
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rows_match import subset_diff  # noqa: E402
+
+BINARY = None
+REPO = None
+
+
+def image(name):
+    return os.path.join(REPO, "fixtures", "images", name)
+
+
+def expected(tree):
+    with open(os.path.join(REPO, "fixtures", "expected", tree + ".rows.jsonl"), encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def tsk(*args):
+    return subprocess.run(list(args), capture_output=True, text=True, check=True).stdout
+
+
+def mmls_partitions(img):
+    """(start sector, description) of every partition mmls lists with a slot number."""
+    parts = []
+    for line in tsk("mmls", img).splitlines():
+        m = re.match(r"^\d+:\s+\d+\s+(\d+)\s+\d+\s+\d+\s+(.+)$", line)
+        if m:
+            parts.append((int(m.group(1)), m.group(2).strip()))
+    return parts
+
+
+def fls_body(img, offset_sectors):
+    """fls -r -m: path -> (inode, mtime, atime, ctime, crtime) in whole seconds, for allocated names."""
+    out = {}
+    for line in tsk("fls", "-r", "-m", "/", "-o", str(offset_sectors), img).splitlines():
+        f = line.split("|")
+        out[f[1]] = (int(f[2].split("-")[0]), int(f[8]), int(f[7]), int(f[9]), int(f[10]))
+    return out
+
+
+def iso_seconds(epoch):
+    import datetime
+    return datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Hfs(unittest.TestCase):
+    IMG = None
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="roo-hfs-")
+        self.img = image("macos-hfs.E01")
+        parts = mmls_partitions(self.img)
+        hfs = [start for start, desc in parts if desc == "Apple_HFS"]
+        self.assertEqual(len(hfs), 1, parts)
+        self.hfs_start = hfs[0]
+        self.iso_parts = [start for start, desc in parts if desc == "ISO9660_data"]
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_tool(self, img, name="out"):
+        out = os.path.join(self.tmp, name)
+        proc = subprocess.run([BINARY, "--quiet", img, "-o", out], capture_output=True, text=True,
+                              env=dict(os.environ, TZ="UTC"))  # FAT keeps zone-less times (test_rows_as_on_fat)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f]
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            return out, rows, json.load(f)
+
+    # Issue 4 (a): the HFS+ volume gives the hand-written macos rows, row for row, and every fact the FAT copy of the
+    # same tree gives (kind, text, session, record position, and the time where it comes from the content; the file
+    # times are checked against fls in test_provenance).
+    def test_rows_as_on_fat(self):
+        _, rows, _ = self.run_tool(self.img)
+        wanted = expected("macos")
+        diffs = [f"row {i}: {d}" for i, (w, r) in enumerate(zip(wanted, rows)) for d in subset_diff(w, r)]
+        self.assertEqual(diffs, [])
+        self.assertEqual(len(rows), len(wanted))
+        _, fat_rows, _ = self.run_tool(image("macos-fat.E01"), "fat")
+
+        def fact(r):
+            s = r["source"]
+            t = None if r["time_source"].startswith("file.") else r["time_utc"]
+            return (r["kind"], r["text"], r["session_id"], r["surface"], r["user"], s["path"], s["record_index"],
+                    s["sub_index"], r["time_source"], t)
+        self.assertEqual([fact(r) for r in rows], [fact(r) for r in fat_rows])
+
+    # Issue 4 (b): provenance on HFS+. fs_type is libtsk's name for HFS+ ("hfsp"), the partition offset is the
+    # Apple_HFS start mmls gives, the inode is the catalog node id fls gives the path, the four times are fls -m's
+    # (HFS+ keeps whole seconds), and sha256 is the digest of what icat returns for that inode and of the tree's file.
+    def test_provenance(self):
+        _, rows, _ = self.run_tool(self.img)
+        body = fls_body(self.img, self.hfs_start)
+        digests = 0
+        for r in rows:
+            s = r["source"]
+            self.assertEqual(s["evidence"], "macos-hfs.E01")
+            self.assertEqual(s["fs_type"], "hfsp")
+            self.assertEqual(s["partition_offset"], self.hfs_start * 512)
+            self.assertEqual(s["recovery"], "allocated")
+            self.assertTrue(s["name_allocated"] and s["meta_allocated"], s["path"])
+            inode, mtime, atime, ctime, crtime = body[s["path"]]
+            self.assertEqual(s["inode"], inode, s["path"])
+            self.assertEqual((s["mtime"], s["atime"], s["ctime"], s["crtime"]),
+                             tuple(iso_seconds(t) for t in (mtime, atime, ctime, crtime)), s["path"])
+            if r["time_source"] == "file.mtime":
+                self.assertEqual(r["time_utc"], iso_seconds(mtime)[:-1] + ".000Z")
+            if r["time_source"] == "file.crtime":
+                self.assertEqual(r["time_utc"], iso_seconds(crtime)[:-1] + ".000Z")
+            if s["sha256"] is None:
+                # an inventory entry (extension folder, ~/.roo rule or command, worktree): content not read
+                self.assertIn(r["kind"], ("installation", "worktree", "roo_config_entry"), s["path"])
+                continue
+            data = subprocess.run(["icat", "-o", str(self.hfs_start), self.img, str(inode)], capture_output=True,
+                                  check=True).stdout
+            self.assertEqual(s["sha256"], hashlib.sha256(data).hexdigest(), s["path"])
+            with open(os.path.join(REPO, "fixtures", "trees", "macos") + s["path"], "rb") as f:
+                self.assertEqual(data, f.read(), s["path"])
+            digests += 1
+        self.assertGreaterEqual(digests, 25)
+
+    # Issue 4 (c): the other parts of the hybrid. What is right for an examiner: rows from every file system libtsk
+    # opens, each a copy of its own. Here libtsk opens two: HFS+ in the Apple_HFS partition, and the ISO 9660 at
+    # byte 0 (fsstat) — which is not a partition of the map, and which libtsk lists with its level-1 8.3 names only
+    # (USERS/FRANK/LIBRARY/APPLICAT/…; libtsk reads no Rock Ridge, and this image has no Joliet), so no Roo root can
+    # be found there: the right output is the HFS+ rows once. The map's ISO9660_data partitions are pieces of that
+    # ISO 9660, not file systems: each must be reported as such, not dropped silently.
+    def test_iso9660_parts(self):
+        _, rows, report = self.run_tool(self.img)
+        self.assertEqual({r["source"]["partition_offset"] for r in rows}, {self.hfs_start * 512})
+        self.assertEqual(len({r["row_id"] for r in rows}), len(rows))
+        parts = {p["offset_bytes"]: p for p in report["partitions"] if p.get("kind") == "allocated"}
+        self.assertEqual(len(self.iso_parts), 2)
+        for start in self.iso_parts:
+            self.assertEqual(parts[start * 512]["status"], "no_file_system", parts[start * 512])
+            self.assertEqual(parts[start * 512]["description"], "ISO9660_data")
+        self.assertEqual([o for o, p in parts.items() if p["status"] == "parsed"], [self.hfs_start * 512])
+        self.assertIn("File System Type: ISO9660", tsk("fsstat", self.img))
+        iso_names = tsk("fls", "-r", "-p", self.img)
+        self.assertIn("USERS/FRANK/LIBRARY/APPLICAT/CODE/USER/GLOBALST/ROOVETER.ROO/TASKS", iso_names)
+        for name in ("Application Support", "rooveterinaryinc.roo-cline", "ui_messages.json", ".roo/"):
+            self.assertNotIn(name, iso_names)
+
+    # Issue 5 (d): libtsk lists only the records the HFS+ catalog B-tree still holds (hfs_dent.c flags every name it
+    # lists allocated), so no deleted HFS+ name reaches roo-ingest: fls -d lists none, and no row is a recovered one.
+    # (Nothing here can delete from HFS+ either; fixtures/README.md, docs/row-contract.md.)
+    def test_no_deleted_names_on_hfs(self):
+        self.assertEqual(tsk("fls", "-r", "-d", "-o", str(self.hfs_start), self.img), "")
+        _, rows, report = self.run_tool(self.img)
+        self.assertEqual({r["source"]["recovery"] for r in rows}, {"allocated"})
+        hfs = [p for p in report["partitions"] if p.get("status") == "parsed"]
+        self.assertEqual([p["completeness"]["found"]["deleted_names_in_task_dirs"] for p in hfs], [0])
+
+    # Same image, byte-identical rows.jsonl and roo.body.
+    def test_determinism(self):
+        a, _, _ = self.run_tool(self.img, "a")
+        b, _, _ = self.run_tool(self.img, "b")
+        for name in ("rows.jsonl", "roo.body"):
+            with open(os.path.join(a, name), "rb") as fa, open(os.path.join(b, name), "rb") as fb:
+                data = fa.read()
+                self.assertGreater(len(data), 0, name)
+                self.assertEqual(data, fb.read(), name)
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    BINARY = os.path.abspath(args[args.index("--binary") + 1])
+    REPO = os.path.abspath(args[args.index("--repo") + 1])
+    names = [a for a in args if a.startswith("Hfs")]
+    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(n, sys.modules[__name__]) for n in names)
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    sys.exit(0 if result.wasSuccessful() else 1)

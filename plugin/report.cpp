@@ -152,8 +152,10 @@ Completeness completeness_of(const std::optional<tsk::Partition>& p, const PartR
     c.skipped.push_back({whole, std::nullopt, not_searched_reason(p, deep)});
     return c;
   }
-  if (part.status == "no_file_system")
+  if (part.status == "no_file_system") {  // nothing was searched: the summary must not count it as a file system
     c.skipped.push_back({whole, std::nullopt, "no file system libtsk can open: " + part.reason});
+    return c;
+  }
   if (part.status == "failed") c.failed.push_back({whole, std::nullopt, part.reason});
   if (part.status == "crashed")
     c.failed.push_back(

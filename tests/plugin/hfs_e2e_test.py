@@ -154,6 +154,9 @@ class Hfs(unittest.TestCase):
         for start in self.iso_parts:
             self.assertEqual(parts[start * 512]["status"], "no_file_system", parts[start * 512])
             self.assertEqual(parts[start * 512]["description"], "ISO9660_data")
+            # Nothing was searched there: the completeness statement (and the summary's "searched N file system(s)",
+            # counted from it) must not count it as a searched file system.
+            self.assertIsNone(parts[start * 512]["completeness"]["searched"], parts[start * 512])
         self.assertEqual([o for o, p in parts.items() if p["status"] == "parsed"], [self.hfs_start * 512])
         self.assertIn("File System Type: ISO9660", tsk("fsstat", self.img))
         iso_names = tsk("fls", "-r", "-p", self.img)

@@ -517,6 +517,7 @@ std::string run_report_json(const RunReport& r) {
     if (c.found_on_partition) put(w, "found_on_partition_index", static_cast<int64_t>(*c.found_on_partition));
     if (!c.found_at.empty()) put(w, "found_at", c.found_at);
     put(w, "resolution", c.resolution);
+    if (!c.same_as.empty()) put(w, "same_path_as", c.same_as);
     w.EndObject();
   }
   w.EndArray();

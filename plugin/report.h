@@ -64,6 +64,7 @@ struct RunReport {
     std::string found_at;                   // its directory there
     bool resolved = false;
     std::string resolution;  // the outcome in words
+    std::string same_as;     // the settings file that named the same path first: looked for once, for both
   };
   std::vector<CustomPathResolution> custom_path_resolutions;
   RowCounts totals;

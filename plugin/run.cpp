@@ -22,6 +22,7 @@
 #include "core/discovery.h"
 #include "core/folder_evidence.h"
 #include "core/row_writer.h"
+#include "core/text_util.h"
 #include "plugin/body_file.h"
 #include "plugin/carving.h"
 #include "plugin/progress.h"
@@ -463,9 +464,22 @@ int run(const RunOptions& opts) {
       res.named = wanted;
       if (p) res.named_on_partition = p->index;
       std::string not_searched;  // other file systems whose search crashed or failed
+      // The same path named again (another editor's settings, or the nightly's beside the release's): looked for
+      // once, so its root's rows are not written twice (two rows with one row id).
+      const RunReport::CustomPathResolution* same = nullptr;
+      for (const RunReport::CustomPathResolution& earlier : report.custom_path_resolutions)
+        if (p && !wanted.found_here && !earlier.named.found_here &&
+            earlier.named_on_partition == res.named_on_partition &&
+            iequals(earlier.named.recorded_path, wanted.recorded_path))
+          same = same ? same : &earlier;
       if (wanted.found_here) {
         res.found_on_partition = res.named_on_partition;
         res.found_at = wanted.found_at;
+      } else if (same) {
+        res.partitions_searched = same->partitions_searched;
+        res.found_on_partition = same->found_on_partition;
+        res.found_at = same->found_at;
+        res.same_as = same->named.settings_file;
       } else if (p) {  // a folder is one file system: nothing else to look in
         for (const PartitionJob& other : jobs) {
           if (!other.partition || other.index == p->index) continue;
@@ -504,6 +518,8 @@ int run(const RunOptions& opts) {
             std::string(res.partitions_searched.empty() ? "the evidence has no other file system"
                                                         : "no other file system of the evidence holds it") +
             (not_searched.empty() ? "" : "; not searched to the end: partition " + not_searched);
+      if (!res.same_as.empty())
+        res.resolution += " (the path " + res.same_as + " names too: looked for once, its rows written once)";
       report.custom_path_resolutions.push_back(std::move(res));
     }
   }

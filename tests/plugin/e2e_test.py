@@ -156,8 +156,11 @@ class E2E(unittest.TestCase):
         self.assertEqual(len(found), 1, scans)
         system, data = [p for p in report["partitions"] if p.get("kind") == "allocated"]
         self.assertEqual(found[0]["partition_index"], data["index"])
-        self.assertEqual({r["source"]["partition_offset"] for r in rows[2:]}, {data["offset_bytes"]})
-        code, cursor = report["custom_storage_path_resolution"]
+        self.assertEqual({r["source"]["partition_offset"] for r in rows[3:]}, {data["offset_bytes"]})
+        # Windsurf names D:\RooData too (as d:\roodata): looked for once, so the root's rows are not written twice.
+        self.assertEqual(len({r["row_id"] for r in rows}), len(rows))
+        self.assertEqual(len(report["custom_storage_path_scans"]), 2)  # Code's (found) and Cursor's, not Windsurf's
+        code, cursor, windsurf = report["custom_storage_path_resolution"]
         self.assertEqual((code["recorded_path"], code["settings_partition_index"], code["partitions_searched"],
                           code["resolved"], code["found_on_partition_index"], code["found_at"]),
                          ("D:\\RooData", system["index"], [data["index"]], True, data["index"], "/RooData"))
@@ -167,21 +170,33 @@ class E2E(unittest.TestCase):
                          ("E:\\RooArchive", "cursor", [data["index"]], False))
         self.assertNotIn("found_at", cursor)
         self.assertEqual(cursor["resolution"], "could not be resolved: no other file system of the evidence holds it")
+        self.assertEqual((windsurf["recorded_path"], windsurf["surface"], windsurf["partitions_searched"],
+                          windsurf["resolved"], windsurf["found_on_partition_index"], windsurf["found_at"],
+                          windsurf["same_path_as"]),
+                         ("d:\\roodata", "windsurf", [data["index"]], True, data["index"], "/RooData",
+                          "/Users/gina/AppData/Roaming/Code/User/settings.json"))
+        self.assertEqual(windsurf["resolution"], code["resolution"] + " (the path "
+                         "/Users/gina/AppData/Roaming/Code/User/settings.json names too: looked for once, its rows "
+                         "written once)")
         # The stdout summary says the same, one line per path named (plugin/report.cpp run_summary; issue 4).
         summary = [line for line in proc.stdout.splitlines() if line.startswith("  customStoragePath ")]
         self.assertEqual(summary, [
             "  customStoragePath D:\\RooData (from /Users/gina/AppData/Roaming/Code/User/settings.json): found on "
             f"partition {data['index']} at /RooData (the recorded path, drive letter dropped, is a directory there)",
             "  customStoragePath E:\\RooArchive (from /Users/gina/AppData/Roaming/Cursor/User/settings.json): could "
-            "not be resolved: no other file system of the evidence holds it"])
+            "not be resolved: no other file system of the evidence holds it",
+            "  customStoragePath d:\\roodata (from /Users/gina/AppData/Roaming/Windsurf/User/settings.json): found on "
+            f"partition {data['index']} at /RooData (the recorded path, drive letter dropped, is a directory there) "
+            "(the path /Users/gina/AppData/Roaming/Code/User/settings.json names too: looked for once, its rows "
+            "written once)"])
         # A folder is one file system: there is nothing else to look in, and the report says so.
         out, _ = self.run_tool("--dir", os.path.join(REPO, "fixtures", "trees", "custom-path-system"), out_name="dir")
         report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
         self.assertEqual([(c["recorded_path"], c["resolved"], c["resolution"])
                           for c in report["custom_storage_path_resolution"]],
                          [(p, False, "could not be resolved: the evidence is one folder, whose file system does not "
-                                     "hold it") for p in ("D:\\RooData", "E:\\RooArchive")])
-        self.assertEqual([r["kind"] for r in read_rows(out)], ["host_setting", "host_setting"])
+                                     "hold it") for p in ("D:\\RooData", "E:\\RooArchive", "d:\\roodata")])
+        self.assertEqual([r["kind"] for r in read_rows(out)], ["host_setting"] * 3)
 
     # A file system at offset 0 with no partition table, as split raw given its first segment.
     def test_split_raw(self):

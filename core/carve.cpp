@@ -111,25 +111,6 @@ const rapidjson::Value* array_member(const rapidjson::Value& o, const char* name
   return v && v->IsArray() ? v : nullptr;
 }
 
-class MemoryBytes : public ByteSource {
- public:
-  explicit MemoryBytes(std::string_view data) : data_(data) {}
-  uint64_t size() const override { return data_.size(); }
-  int64_t read_at(uint64_t off, char* buf, size_t len) override {
-    if (off >= data_.size()) return 0;
-    const size_t n = std::min<size_t>(len, data_.size() - off);
-    std::memcpy(buf, data_.data() + off, n);
-    return static_cast<int64_t>(n);
-  }
-
- private:
-  std::string_view data_;
-};
-
-}  // namespace
-
-namespace {
-
 // The top-level keys classify_carved looks at, from the events of scan_json: no DOM is built for the many values a
 // carve finds (most are records the scan already read, folded without rows).
 struct Shape : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Shape> {

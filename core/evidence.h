@@ -3,10 +3,13 @@
 // core/ knows nothing of libtsk; tsk_glue/ implements these classes on top of it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roo {
@@ -47,6 +50,22 @@ class ByteSource {
   // with error() saying why.
   virtual int64_t read_at(uint64_t offset, char* buf, size_t len) = 0;
   virtual std::string error() const { return {}; }
+};
+
+// Bytes already in memory (a carved value, a file read whole) read as a source; they must outlive it.
+class MemoryBytes : public ByteSource {
+ public:
+  explicit MemoryBytes(std::string_view data) : data_(data) {}
+  uint64_t size() const override { return data_.size(); }
+  int64_t read_at(uint64_t offset, char* buf, size_t len) override {
+    if (offset >= data_.size()) return 0;
+    const size_t n = std::min<size_t>(len, data_.size() - offset);
+    std::memcpy(buf, data_.data() + offset, n);
+    return static_cast<int64_t>(n);
+  }
+
+ private:
+  std::string_view data_;
 };
 
 // Where a file system sits: the locator every row's provenance starts from.

@@ -654,21 +654,6 @@ ParseStats parse_mcp_settings(HashingStream& in, const ParseContext& ctx) {
 
 namespace {
 
-class ViewBytes : public ByteSource {
- public:
-  explicit ViewBytes(std::string_view data) : data_(data) {}
-  uint64_t size() const override { return data_.size(); }
-  int64_t read_at(uint64_t off, char* buf, size_t len) override {
-    if (off >= data_.size()) return 0;
-    const size_t n = std::min(len, data_.size() - static_cast<size_t>(off));
-    std::memcpy(buf, data_.data() + off, n);
-    return static_cast<int64_t>(n);
-  }
-
- private:
-  std::string_view data_;
-};
-
 bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // Offset of the '[' that opens the top-level object's "entries" array, found by a byte scan that needs no complete
@@ -736,7 +721,7 @@ CliHistory parse_cli_history(HashingStream& in, const ParseContext& ctx) {
   // The entries are framed record by record (JsonArrayReader), whether or not the whole document parsed, so the
   // entries before a cut are kept and the cut gets its seed 000 Bad-line row (history.ts writes in place, so a
   // killed write leaves a prefix).
-  ViewBytes view(std::string_view(text).substr(start));
+  MemoryBytes view(std::string_view(text).substr(start));
   HashingStream sub(view, 64 * 1024);
   JsonArrayReader reader(sub);
   JsonRecord rec;

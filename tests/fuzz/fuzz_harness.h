@@ -11,22 +11,6 @@
 
 namespace roo::fuzz {
 
-class Bytes : public ByteSource {
- public:
-  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint64_t size() const override { return size_; }
-  int64_t read_at(uint64_t off, char* buf, size_t len) override {
-    if (off >= size_) return 0;
-    size_t n = std::min<size_t>(len, size_ - off);
-    std::memcpy(buf, data_ + off, n);
-    return static_cast<int64_t>(n);
-  }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-};
-
 class SerialisingSink : public RowSink {
  public:
   void emit(const Row& row) override { bytes += row_to_json_line(row).size(); }
@@ -35,7 +19,7 @@ class SerialisingSink : public RowSink {
 
 template <typename Parse>
 int run(const uint8_t* data, size_t size, const char* file_name, Parse parse) {
-  Bytes src(data, size);
+  MemoryBytes src(std::string_view(reinterpret_cast<const char*>(data), size));
   HashingStream in(src, 4096);
   VolumeInfo vol{"fuzz.img", {}, 0, "ext4", 0};
   SourceRef ref{&vol, {}};

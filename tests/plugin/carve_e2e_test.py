@@ -40,10 +40,6 @@ FOLDED = {f"{T1}/.ui_messages.json.bak_1779000005201_m3k8q2w9z1.tmp": [0],
           f"{T1}/.api_conversation_history.json.bak_1779000005191_p0x7c4n2v8.tmp": [0]}
 
 
-def image():
-    return os.path.join(REPO, "fixtures", "images", "carve-ext4.E01")
-
-
 def tree_bytes(rel):
     with open(os.path.join(REPO, "fixtures", "trees", TASKS, rel), "rb") as f:
         return f.read()
@@ -64,12 +60,16 @@ def records(data):
     return out
 
 
-class Carving(unittest.TestCase):
+class ImageRun(unittest.TestCase):
+    """Runs roo-ingest on one fixture image (IMAGE) into a temporary directory; raw holds the image's bytes."""
+
+    IMAGE = None
     raw = None
 
     @classmethod
     def setUpClass(cls):
-        cls.raw = subprocess.run(["img_cat", image()], capture_output=True, check=True).stdout
+        cls.image = os.path.join(REPO, "fixtures", "images", cls.IMAGE)
+        cls.raw = subprocess.run(["img_cat", cls.image], capture_output=True, check=True).stdout
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="roo-carve-e2e-")
@@ -79,7 +79,7 @@ class Carving(unittest.TestCase):
 
     def run_tool(self, *flags, out_name="out"):
         out = os.path.join(self.tmp, out_name)
-        proc = subprocess.run([BINARY, "--quiet", *flags, image(), "-o", out], capture_output=True, text=True,
+        proc = subprocess.run([BINARY, "--quiet", *flags, self.image, "-o", out], capture_output=True, text=True,
                               env=dict(os.environ, TZ="UTC"))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         with open(os.path.join(out, "rows.jsonl"), "rb") as f:
@@ -87,6 +87,10 @@ class Carving(unittest.TestCase):
         with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
             report = json.load(f)
         return data, [json.loads(line) for line in data.splitlines()], report
+
+
+class Carving(ImageRun):
+    IMAGE = "carve-ext4.E01"
 
     def ground_truth(self):
         """Image offset and length of every record of the freed files, by a plain search of the raw image."""
@@ -139,13 +143,13 @@ class Carving(unittest.TestCase):
             if s["recovery"] == "carved":
                 for first, last in s["blocks"]:
                     for b in range(first, last + 1):
-                        out = subprocess.run(["blkstat", image(), str(b)], capture_output=True, text=True).stdout
+                        out = subprocess.run(["blkstat", self.image, str(b)], capture_output=True, text=True).stdout
                         self.assertIn("Not Allocated", out, f"block {b}")
             elif s["recovery"] == "slack":
                 slack_inodes.add(s["inode"])
         # The slack rows name the file whose slack it is, by the inode libtsk gives its name.
         ifind = subprocess.run(["ifind", "-n", f"/home/lena/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/"
-                                f"tasks/{T1}/history_item.json", image()], capture_output=True, text=True).stdout
+                                f"tasks/{T1}/history_item.json", self.image], capture_output=True, text=True).stdout
         self.assertEqual(slack_inodes, {int(ifind.strip())})
 
     def test_without_deep(self):
@@ -230,36 +234,14 @@ class Carving(unittest.TestCase):
             self.assertEqual([e.message for e in validator.iter_errors(row)], [], f"{row['kind']} {row['source']}")
 
 
-class Unpartitioned(unittest.TestCase):
+class Unpartitioned(ImageRun):
     """issue 5 "Carving ... unpartitioned space": carve-gap.E01 (fixtures/build-images.sh build_carve_gap) is a GPT
     disk with two small ext4 partitions; a gone partition's task is in space no partition holds: the tree's
     gap/ui_messages.json between p1 and p2, gap/history_item.json after p2. Rows against the hand-written
     fixtures/expected/carve-gap.rows.jsonl; every carved row's image offset against a byte search of the raw image."""
 
+    IMAGE = "carve-gap.E01"
     GAP = os.path.join("carve-gap", "gap")
-    raw = None
-
-    @classmethod
-    def setUpClass(cls):
-        cls.image = os.path.join(REPO, "fixtures", "images", "carve-gap.E01")
-        cls.raw = subprocess.run(["img_cat", cls.image], capture_output=True, check=True).stdout
-
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="roo-gap-e2e-")
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def run_tool(self, *flags, out_name="out"):
-        out = os.path.join(self.tmp, out_name)
-        proc = subprocess.run([BINARY, "--quiet", *flags, self.image, "-o", out], capture_output=True, text=True,
-                              env=dict(os.environ, TZ="UTC"))
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        with open(os.path.join(out, "rows.jsonl"), "rb") as f:
-            data = f.read()
-        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
-            report = json.load(f)
-        return data, [json.loads(line) for line in data.splitlines()], report
 
     def gap_bytes(self, name):
         with open(os.path.join(REPO, "fixtures", "trees", self.GAP, name), "rb") as f:

@@ -294,11 +294,16 @@ class E2E(unittest.TestCase):
 
     # The same crash with three worker threads on the file system: worker 0 dies after its first source while the
     # others may have finished task units of their own. What is kept is whole sources, in the order one thread
-    # writes them: an ordered subsequence of the expected NTFS rows that starts with worker 0's first source.
+    # writes them: an ordered subsequence of the expected NTFS rows. Which task each worker claims depends on timing
+    # (under load another worker may take W1 before worker 0 starts), so which source comes first is not fixed; but
+    # worker 0 finished one source before dying, so something is kept, and the first source kept is kept whole.
     def test_worker_crash_threads(self):
         ntfs_rows, _, _ = self.run_crashing_ntfs_worker(threads=3)
-        self.assertEqual([r["kind"] for r in ntfs_rows[:3]], ["task", "permission_mode", "identity_conflict"])
         wanted = expected("windows-ntfs", "stores-windows")
+        self.assertGreater(len(ntfs_rows), 0)
+        first = ntfs_rows[0]["source"]["path"]
+        kept_first = [r["kind"] for r in ntfs_rows if r["source"]["path"] == first]
+        self.assertEqual(kept_first, [w["kind"] for w in wanted if w["source"]["path"] == first], first)
         at = 0
         for row in ntfs_rows:  # each kept row matches the next expected row that it can match, in order
             while at < len(wanted) and subset_diff(wanted[at], row):

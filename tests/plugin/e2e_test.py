@@ -344,6 +344,7 @@ class E2E(unittest.TestCase):
                 # code was once caught only here).
                 ("custom", [images("custom-path.E01")]), ("macos", [images("macos-fat.E01")]),
                 ("fat", [images("recovery-fat.E01")]), ("ntfs", [images("recovery-ntfs.E01")]),
+                ("exfat", [images("recovery-exfat.E01")]),
                 ("nightly", ["--dir", os.path.join(trees, "stores-nightly")])]
         rows_of = {}
         for name, args in runs:
@@ -460,7 +461,7 @@ class E2E(unittest.TestCase):
     # names are deleted (fls -d) and their inodes. Every run uses TZ=UTC: FAT keeps wall-clock times that libtsk
     # converts with the reader's zone.
     RECOVERY_TREES = {"recovery-ext4": "recovery-linux", "recovery-ntfs": "recovery-windows",
-                      "recovery-fat": "recovery-fat"}
+                      "recovery-fat": "recovery-fat", "recovery-exfat": "recovery-fat"}
 
     def run_recovery(self, image, out_name="out"):
         out = os.path.join(self.tmp, out_name)
@@ -505,6 +506,21 @@ class E2E(unittest.TestCase):
     def test_recovery_fat(self):
         self.assert_recovery_rows("recovery-fat", ["/Users/jana/AppData/Local/Temp"])
 
+    # exFAT (issue 5), the recovery-fat story: deleting clears only the InUse bits of the entry sets, so the deleted
+    # ephemeral dir's tasks/ keeps its name (no "_asks", no name_match), and modified times keep exFAT's 10 ms
+    # (global-state.json 06:58:13.250, where FAT keeps 06:58:12). fixtures/tools/exfat_put.py wrote and deleted.
+    def test_recovery_exfat(self):
+        fls = shutil.which("fls")
+        gone = "Users/jana/AppData/Local/Temp/roo-cli-1778828292046-a9c4e1x7u/global-storage/"
+        if fls:  # the set-up is what it claims: libtsk lists the deleted tasks/ whole
+            listed = subprocess.run([fls, "-r", "-d", "-p", images("recovery-exfat.E01")], capture_output=True,
+                                    text=True, check=True).stdout
+            self.assertIn(":\t" + gone + "tasks\n", listed)
+            self.assertNotIn("_asks", listed)
+        rows = self.assert_recovery_rows("recovery-exfat", ["/Users/jana/AppData/Local/Temp"])
+        self.assertEqual({r["source"]["fs_type"] for r in rows}, {"exfat"})
+        self.assertEqual([r for r in rows if "name_match" in r], [])
+
     # The same recovery image gives byte-identical rows.jsonl and roo.body.
     def test_recovery_determinism(self):
         a, _ = self.run_recovery("recovery-ext4", "a")
@@ -543,7 +559,7 @@ class E2E(unittest.TestCase):
                     cache[src["path"]] = src["sha256"]
                     checked += 1
                 self.assertEqual(cache[src["path"]], src["sha256"])
-        self.assertGreaterEqual(checked, 20)  # every deleted and temp file of the three images
+        self.assertGreaterEqual(checked, 20)  # every deleted and temp file of the recovery images
         if not icat:
             self.skipTest("icat not installed: digests checked against the trees only")
 
@@ -643,8 +659,8 @@ class E2E(unittest.TestCase):
         self.assertEqual({r["name_match"] for r in rows if "name_match" in r}, {"first byte lost (FAT deleted entry)"})
         self.assertEqual([r["source"]["path"] for r in rows if "name_match" not in r and "/_asks/" in r["source"]["path"]],
                          [])
-        # Nowhere else: the ext4 and NTFS images keep deleted names whole.
-        for image in ("recovery-ext4", "recovery-ntfs"):
+        # Nowhere else: the ext4, NTFS and exFAT images keep deleted names whole.
+        for image in ("recovery-ext4", "recovery-ntfs", "recovery-exfat"):
             _, other = self.run_recovery(image, out_name=image)
             self.assertEqual([r for r in other if "name_match" in r], [], image)
 

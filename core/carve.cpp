@@ -524,6 +524,7 @@ std::string CarveStats::to_json() const {
   d.AddMember("records", kinds, a);
   d.AddMember("unattributed", unattributed, a);
   d.AddMember("seconds", seconds, a);
+  d.AddMember("known_records_seconds", known_records_seconds, a);
   rapidjson::Value errs(rapidjson::kArrayType);
   for (const std::string& e : errors) errs.PushBack(rapidjson::Value(e.c_str(), a), a);
   d.AddMember("errors", errs, a);

@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -42,15 +43,23 @@ constexpr uint64_t kUnitBytes = 16u << 20;  // a work unit: long enough that a t
 constexpr size_t kReadBytes = 4u << 20;     // one tsk_img_read: long contiguous reads, not one per block
 
 // Every record of the Roo files the scan read, streamed through a nested Carver (never a whole file in memory). The
-// files are shared out between `threads` threads, each with its own view (libtsk handles are not shared); the
-// records are merged in file order, so the result does not depend on the threads.
+// threads, each with its own view (libtsk handles are not shared), take the files largest first, one at a time: a
+// root holds a few large task files among many small ones, and a fixed share could give one thread all the large
+// ones. The records are merged in file order, so the result does not depend on the threads.
 KnownRecords known_records(const OpenView& open_view, FileSystemView& view, const std::vector<RooFile>& files,
                            unsigned threads) {
   std::vector<std::vector<KnownRecords::Digest>> digests(files.size());
   std::vector<std::vector<int32_t>> places(files.size());  // each record's record_index in the file's rows
-  auto list = [&](FileSystemView& v, size_t first) {
+  std::vector<size_t> largest_first(files.size());
+  for (size_t i = 0; i < files.size(); ++i) largest_first[i] = i;
+  std::stable_sort(largest_first.begin(), largest_first.end(), [&](size_t a, size_t b) {
+    return files[a].meta.size.value_or(0) > files[b].meta.size.value_or(0);
+  });
+  std::atomic<size_t> next_file{0};
+  auto list = [&](FileSystemView& v) {
     std::vector<char> buf(kReadBytes);
-    for (size_t i = first; i < files.size(); i += threads) {
+    for (size_t n; (n = next_file.fetch_add(1)) < files.size();) {
+      const size_t i = largest_first[n];
       auto src = v.open(files[i].meta);
       if (!src) continue;
       RecordPlaces record_places;
@@ -67,19 +76,13 @@ KnownRecords known_records(const OpenView& open_view, FileSystemView& view, cons
     }
   };
   std::vector<std::thread> pool;
-  std::vector<char> no_view(threads, 0);  // a thread that could not open its view: its share is listed here after
   for (unsigned t = 1; t < threads; ++t)
-    pool.emplace_back([&, t] {
+    pool.emplace_back([&] {
       std::string why;
-      if (auto own = open_view(&why))
-        list(*own, t);
-      else
-        no_view[t] = 1;
+      if (auto own = open_view(&why)) list(*own);  // a thread without a view of its own leaves the files to the others
     });
-  list(view, 0);
+  list(view);
   for (std::thread& t : pool) t.join();
-  for (unsigned t = 1; t < threads; ++t)
-    if (no_view[t]) list(view, t);
   KnownRecords known;
   for (size_t i = 0; i < files.size(); ++i) {
     std::string task;
@@ -333,7 +336,9 @@ void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const Op
   src.reset();
 
   // The records the scan read first (on every thread), so the carving threads can fold what they find.
+  const auto listing = std::chrono::steady_clock::now();
   const KnownRecords known = known_records(open_view, view, files, carving_threads(opts));
+  stats.known_records_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - listing).count();
   CarvedRecordEmitter emitter(known, regions, out, stats, opts.native);
   if (copies) emitter.folds = &copies->folds;  // in image-offset order (the emitter's)
   emitter.read_by_scan = std::move(merged);

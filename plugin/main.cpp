@@ -1,5 +1,6 @@
 // roo-ingest: every trace the Roo Code agent left on a drive, as timeline rows.
 #include <CLI/CLI.hpp>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -16,6 +17,13 @@ int main(int argc, char** argv) {
   // systems store UTC and are not affected.
   setenv("TZ", "UTC", 1);
   tzset();
+  // glibc grows a thread's heap by what each allocation needs and gives freed memory back at once: carving, whose
+  // threads allocate the records of a unit and free them when the unit is emitted, changed the mapping thousands of
+  // times a second (8,642 mprotect calls on the carving bench), and with two threads running each change stops the
+  // other CPU to flush its TLB, which costs most under virtualisation. Keeping 32 MiB of slack per heap took --deep
+  // carving with two threads from 0.38-0.49 s to 0.29 s (tests/bench/run-carve-bench.sh, ROO_EVERY=20: 50 mprotect
+  // calls); 64 MiB took the dense bench's peak RSS past 128 MiB, 32 MiB leaves it at 112 MiB.
+  mallopt(M_TOP_PAD, 32 << 20);
   roo::RunOptions opts;
   for (int i = 0; i < argc; ++i) opts.command_line.emplace_back(argv[i]);
 

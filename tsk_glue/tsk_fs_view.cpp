@@ -1,4 +1,5 @@
 #include "tsk_glue/tsk_fs_view.h"
+#include "tsk_glue/exfat_times.h"
 
 #include <tsk/libtsk.h>
 
@@ -56,7 +57,7 @@ bool seq_consistent(uint32_t name_seq, const TSK_FS_META* meta) {
 }
 
 // Fills the metadata part of m from an open file (meta may be null).
-void fill_from_meta(FileMeta& m, TSK_FS_FILE* file, const TSK_FS_INFO* fs, bool trust_meta) {
+void fill_from_meta(FileMeta& m, TSK_FS_FILE* file, TSK_FS_INFO* fs, bool trust_meta) {
   const TSK_FS_META* meta = file ? file->meta : nullptr;
   if (!meta) {
     m.meta_allocated = false;
@@ -69,6 +70,14 @@ void fill_from_meta(FileMeta& m, TSK_FS_FILE* file, const TSK_FS_INFO* fs, bool 
   m.atime = fs_time(meta->atime, meta->atime_nano);
   m.ctime = fs_time(meta->ctime, meta->ctime_nano);
   m.crtime = fs_time(meta->crtime, meta->crtime_nano);
+  if (fs->ftype == TSK_FS_TYPE_EXFAT) {
+    // libtsk 4.11 ignores exFAT's UtcOffset and misreads an increment of 100 (exfat_times.h): the entry decides.
+    if (auto own = read_exfat_entry_times(fs, meta->addr)) {
+      if (own->crtime) m.crtime = own->crtime;
+      if (own->mtime) m.mtime = own->mtime;
+      if (own->atime) m.atime = own->atime;
+    }
+  }
   if (is_ntfs(fs) && file) {
     // the default attribute, as fls/icat name it: type-id (128-2 for $DATA, 144-x for a directory index)
     const TSK_FS_ATTR* attr = tsk_fs_file_attr_get(file);

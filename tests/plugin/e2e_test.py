@@ -509,6 +509,8 @@ class E2E(unittest.TestCase):
     # exFAT (issue 5), the recovery-fat story: deleting clears only the InUse bits of the entry sets, so the deleted
     # ephemeral dir's tasks/ keeps its name (no "_asks", no name_match), and modified times keep exFAT's 10 ms
     # (global-state.json 06:58:13.250, where FAT keeps 06:58:12). fixtures/tools/exfat_put.py wrote and deleted.
+    # F1's history_item.json entry is written at UTC+02:00 with an increment of 100: its rows' source times are the
+    # moment it was saved (20:41:37Z), where libtsk alone reads 22:41:36Z (fixtures/README.md).
     def test_recovery_exfat(self):
         fls = shutil.which("fls")
         gone = "Users/jana/AppData/Local/Temp/roo-cli-1778828292046-a9c4e1x7u/global-storage/"
@@ -517,6 +519,11 @@ class E2E(unittest.TestCase):
                                     text=True, check=True).stdout
             self.assertIn(":\t" + gone + "tasks\n", listed)
             self.assertNotIn("_asks", listed)
+        istat = shutil.which("istat")
+        if istat:  # and libtsk alone misreads the zoned entry
+            shown = subprocess.run([istat, images("recovery-exfat.E01"), "3079"], capture_output=True, text=True,
+                                   check=True, env=dict(os.environ, TZ="UTC")).stdout
+            self.assertIn("Written:\t2026-05-14 22:41:36 (UTC)\n", shown)
         rows = self.assert_recovery_rows("recovery-exfat", ["/Users/jana/AppData/Local/Temp"])
         self.assertEqual({r["source"]["fs_type"] for r in rows}, {"exfat"})
         self.assertEqual([r for r in rows if "name_match" in r], [])

@@ -166,13 +166,101 @@ class Hfs(unittest.TestCase):
 
     # Issue 5 (d): libtsk lists only the records the HFS+ catalog B-tree still holds (hfs_dent.c flags every name it
     # lists allocated), so no deleted HFS+ name reaches roo-ingest: fls -d lists none, and no row is a recovered one.
-    # (Nothing here can delete from HFS+ either; fixtures/README.md, docs/row-contract.md.)
+    # (The image's deleted task comes back only by carving: test_deleted_task_carved_on_hfs.)
     def test_no_deleted_names_on_hfs(self):
         self.assertEqual(tsk("fls", "-r", "-d", "-o", str(self.hfs_start), self.img), "")
         _, rows, report = self.run_tool(self.img)
         self.assertEqual({r["source"]["recovery"] for r in rows}, {"allocated"})
         hfs = [p for p in report["partitions"] if p.get("status") == "parsed"]
         self.assertEqual([p["completeness"]["found"]["deleted_names_in_task_dirs"] for p in hfs], [0])
+
+    # Issue 5 (carving on HFS+): since no deleted HFS+ name reaches roo-ingest (test_no_deleted_names_on_hfs), a deleted
+    # task comes back only through --deep carving of the volume's unallocated blocks. The image holds task
+    # 019dc4e1-… that frank deleted (fixtures/build-images.sh HFS_DEL_FILES: no catalog record, its three files'
+    # bytes in HFS+ blocks 32, 33, 34 of 512 bytes, freed in the allocation file). Every record of those files is a
+    # carved $Unallocated row: at the image offset where a plain byte search of img_cat's output finds it, in the block
+    # it lies in, which blkls -l lists unallocated; the HistoryItem's rows are attributed to the task by its own id,
+    # the ui and api records (nothing in them names the task, and no record of theirs is one the scan read) are
+    # attributed to none (docs/row-contract.md, "Carved records": never a guess). Expected values are the tree's
+    # (fixtures/trees/macos-hfs-deleted), written by hand.
+    def test_deleted_task_carved_on_hfs(self):
+        from carve_e2e_test import records
+        task = "019dc4e1-a7c0-7b52-8e3d-6f1a2c9b0d47"
+        block = 512  # fsstat -o 192: Allocation Block Size
+        part = self.hfs_start * 512
+        raw = subprocess.run(["img_cat", self.img], capture_output=True, check=True).stdout
+        spans = {}  # image offset of each record of the deleted files -> (length, block)
+        for name, blk in (("ui_messages.json", 32), ("api_conversation_history.json", 33), ("history_item.json", 34)):
+            with open(os.path.join(REPO, "fixtures", "trees", "macos-hfs-deleted", task, name), "rb") as f:
+                data = f.read()
+            self.assertEqual(raw.count(data), 1, name)
+            at = raw.find(data)
+            self.assertEqual(at, part + blk * block, name)  # 98304 + 512 * block
+            for s, e in records(data):
+                spans[at + s] = (e - s, blk)
+        free = [int(line.split("|")[0]) for line in tsk("blkls", "-o", str(self.hfs_start), "-l", self.img).splitlines()
+                if line.endswith("|f")]
+        self.assertEqual(free, [32, 33, 34])
+
+        _, rows, report = self.run_tool_deep()
+        carved = [r for r in rows if r["source"]["recovery"] != "allocated"]
+        prompt = "Is there a test for the health route? If not, say which file it would go in."
+        answer = "Yes: test/health.test.js covers GET /health (status 200 and the JSON body)."
+        none = {"attribution": "none", "session_id": None, "surface": None, "user": None, "project_path": None}
+        wanted = [  # image offset order: ui_messages.json (block 32), api history (33), history_item.json (34)
+            dict(none, kind="user_message", carved_kind="ui_message", text=prompt, time_utc="2026-04-25T13:43:36.128Z",
+                 time_source="ui.ts"),
+            dict(none, kind="api_request", carved_kind="ui_message", time_utc="2026-04-25T13:43:36.540Z",
+                 time_source="ui.ts", tokens_in=7, tokens_out=58, cache_writes=10340, cache_reads=0, cost_usd=0.0396),
+            dict(none, kind="assistant_message", carved_kind="ui_message", text=answer,
+                 time_utc="2026-04-25T13:43:39.874Z", time_source="ui.ts"),
+            dict(none, kind="user_message", carved_kind="api_message", text=prompt, time_utc="2026-04-25T13:43:36.532Z",
+                 time_source="api.ts"),
+            dict(none, kind="assistant_message", carved_kind="api_message", text=answer,
+                 time_utc="2026-04-25T13:43:39.860Z", time_source="api.ts"),
+            {"kind": "task", "carved_kind": "history_item", "attribution": "task_id", "session_id": task, "text": prompt,
+             "time_utc": "2026-04-25T13:43:39.874Z", "time_source": "history_item.ts", "task_number": 2, "mode": "ask",
+             "tokens_in": 7, "tokens_out": 58, "cost_usd": 0.0396, "known_from": "history_item",
+             "task_dir_present": False, "task_id_time_utc": "2026-04-25T13:43:36.128Z"},
+            {"kind": "permission_mode", "carved_kind": "history_item", "attribution": "task_id", "session_id": task,
+             "mode": "ask", "time_utc": "2026-04-25T13:43:39.874Z", "time_source": "history_item.ts"},
+        ]
+        diffs = [f"row {i}: {d}" for i, (w, r) in enumerate(zip(wanted, carved)) for d in subset_diff(w, r)]
+        self.assertEqual(diffs, [])
+        self.assertEqual(len(carved), len(wanted))
+        seen = set()
+        for r in carved:
+            s = r["source"]
+            self.assertEqual((s["recovery"], s["path"], s["inode"], s["fs_type"], s["partition_offset"]),
+                             ("carved", "$Unallocated", None, "hfsp", part))
+            length, blk = spans[s["byte_offset"]]
+            self.assertEqual(s["byte_length"], length, r["kind"])
+            self.assertEqual(s["blocks"], [[blk, blk]], r["kind"])
+            self.assertIn("Not Allocated", tsk("blkstat", "-o", str(self.hfs_start), self.img, str(blk)))
+            seen.add(s["byte_offset"])
+        self.assertEqual(seen, set(spans))  # every record of the deleted files, each once
+        self.assertFalse(any(c["recovery"] == "carved" for r in rows for c in r.get("also_in", [])))
+        c = [p for p in report["partitions"] if p.get("status") == "parsed"][0]["scan"]["carving"]
+        self.assertEqual(c["records"]["ui_message"], {"found": 3, "folded": 0, "kept": 3})
+        self.assertEqual(c["records"]["api_message"], {"found": 2, "folded": 0, "kept": 2})
+        self.assertEqual(c["records"]["history_item"], {"found": 1, "folded": 0, "kept": 1})
+        self.assertEqual(c["unattributed"], 5)
+        self.assertEqual(c["unallocated_bytes"], 3 * block)  # the volume's three free blocks
+        self.assertEqual(c["errors"], [])
+        # The scan's rows are the run without --deep's, unchanged; the carved rows come after them.
+        _, plain, _ = self.run_tool(self.img, "plain")
+        self.assertEqual(rows[:len(plain)], plain)
+        self.assertEqual(rows[len(plain):], carved)
+
+    def run_tool_deep(self):
+        out = os.path.join(self.tmp, "deep")
+        proc = subprocess.run([BINARY, "--quiet", "--deep", self.img, "-o", out], capture_output=True, text=True,
+                              env=dict(os.environ, TZ="UTC"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f]
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            return out, rows, json.load(f)
 
     # Same image, byte-identical rows.jsonl and roo.body.
     def test_determinism(self):

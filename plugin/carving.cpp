@@ -431,10 +431,11 @@ void carve_unpartitioned(const RunOptions& opts, const std::vector<tsk::Partitio
 void carve_partition(const RunOptions& opts, const tsk::Partition& p, const std::vector<tsk::Partition>& gaps,
                      const OpenView& open_view, const std::filesystem::path& rows, const std::filesystem::path& body, PartReport& part) {
   std::string why;
-  std::unique_ptr<FileSystemView> view = open_view(&why);
-  if (!view) {
+  // No open_view: the partition holds no file system libtsk opens, and only the gaps given are carved.
+  std::unique_ptr<FileSystemView> view = open_view ? open_view(&why) : nullptr;
+  if (open_view && !view) {
     part.scan.errors.push_back("carving: cannot open the file system again: " + why);
-    return;
+    if (gaps.empty()) return;
   }
   // The carved rows go to files of their own, appended after the scan's rows once complete (RowWriter patches
   // digests by its own offsets, so it writes a file from its start).
@@ -449,7 +450,7 @@ void carve_partition(const RunOptions& opts, const tsk::Partition& p, const std:
     RowWriter jsonl(rf);
     BodyFileWriter body_file(bf);
     RowFanOut out({&jsonl, &body_file, &part.counts});
-    carve_file_system(opts, p, open_view, *view, files, out, stats, &copies);
+    if (view) carve_file_system(opts, p, open_view, *view, files, out, stats, &copies);
     if (!gaps.empty()) carve_unpartitioned(opts, gaps, out, stats);
     ok = jsonl.ok() && body_file.ok();
   }

@@ -61,7 +61,8 @@ namespace roo {
 
 // The whole --deep carving step of one partition's job, after its scan's rows are joined: carves it (and the gaps,
 // when given), appends the rows to rows/body, counts them into part.counts and puts the figures in part.scan.
-// open_view opens a view of the partition's file system, as the scan's workers do.
+// open_view opens a view of the partition's file system, as the scan's workers do; an empty one (a partition with no
+// file system libtsk opens) carves only the gaps.
 void carve_partition(const RunOptions& opts, const tsk::Partition& p, const std::vector<tsk::Partition>& gaps,
                      const OpenView& open_view, const std::filesystem::path& rows, const std::filesystem::path& body, PartReport& part);
 

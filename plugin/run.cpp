@@ -168,6 +168,10 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     // An image that opened in the parent but not here, or a file system libtsk does not know.
     part.status = scanned.write_ok ? "no_file_system" : "failed";
     part.reason = scanned.why;
+    // The unpartitioned space given to this job is carved all the same: it needs no file system (an Apple
+    // partition map's first partition is the map itself).
+    if (opts.deep && job.partition && !job.custom && !job.gaps.empty() && part.status == "no_file_system")
+      carve_partition(opts, *job.partition, job.gaps, nullptr, paths.rows, paths.body, part);
   } else {
     progress_update("parsing", where, files_done, "files", bytes_done, total(bytes_done, bytes_planned), true);
     part.scan = std::move(scanned.scan);
@@ -421,7 +425,7 @@ int run(const RunOptions& opts) {
       report.partitions.push_back({p, {}});
       if (p.kind == tsk::Partition::allocated) jobs.push_back({p.index, p, std::nullopt, 0});
     }
-    if (opts.deep && !jobs.empty())  // unpartitioned space is carved once, by the first file system's worker
+    if (opts.deep && !jobs.empty())  // unpartitioned space is carved once, by the first partition's worker
       for (const tsk::Partition& p : image->partitions())
         if (p.kind == tsk::Partition::unallocated) jobs.front().gaps.push_back(p);
   }
@@ -432,14 +436,20 @@ int run(const RunOptions& opts) {
 
   bool partial = false;
   int parsed = 0;
-  for (const PartitionJob& job : jobs) {
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const PartitionJob& job = jobs[j];
     if (job.partition)
       progress("partition %d: scanning at byte offset %llu (%s)", job.index,
                static_cast<unsigned long long>(job.partition->offset_bytes), job.partition->description.c_str());
     else
       progress("folder %s: scanning", opts.folder.c_str());
     PartReport part = run_job(opts, job, work);
-    if (part.status == "crashed" || part.status == "failed") partial = true;
+    if (part.status == "crashed" || part.status == "failed") {
+      partial = true;
+      // Its worker did not carve the unpartitioned space to the end (carved rows are added only when complete):
+      // the next partition's worker carves it.
+      if (!job.gaps.empty() && j + 1 < jobs.size()) jobs[j + 1].gaps = job.gaps;
+    }
     if (part.status == "parsed") ++parsed;
     progress("  %s%s%s", part.status.c_str(), part.fs_type.empty() ? "" : (" " + part.fs_type).c_str(),
              part.reason.empty() ? "" : (": " + part.reason).c_str());

@@ -3,6 +3,8 @@
 #   1. roo-ingest wall time ÷ `fls -r -p` wall time on the same image        (target ≤ 0.5)
 #   2. Roo JSON bytes/s of roo-ingest ÷ a raw RapidJSON DOM parse of the same files  (target ≥ 0.7)
 #   3. roo-ingest peak RSS, parent and workers                                 (target ≤ 128 MiB)
+# and, at full scale, roo-ingest ÷ fls on an image with the same unrelated files and one small task: what discovery
+# alone costs (ratio 1 adds reading, hashing and parsing the Roo JSON and writing its rows).
 # It never fails on timing: it prints the figures and ratios and exits 0 (non-zero only when a step breaks).
 #
 #   tests/bench/run-bench.sh [--small] [WORKDIR]
@@ -55,48 +57,59 @@ fi
 for t in python3 mkfs.ext4 fls g++ cmake; do command -v "$t" >/dev/null || die "missing tool: $t"; done
 [[ -f /usr/include/rapidjson/document.h ]] || die "missing rapidjson headers: apt-get install rapidjson-dev"
 
-# ---- 1. the tree (cached) -------------------------------------------------------------------------------
-TREE=$WORKDIR/tree
-GEN_ARGS=()
-[[ $SMALL == 1 ]] && GEN_ARGS+=(--small)
-TREE_KEY=$( { sha256sum < "$HERE/generate_tree.py"; echo "${GEN_ARGS[*]:-}"; } | sha256sum | cut -c1-16)
-if [[ -f $WORKDIR/tree.key && $(cat "$WORKDIR/tree.key") == "$TREE_KEY" && -d $TREE && -f $TREE.manifest.json ]]; then
-  log "tree: reusing $TREE"
-else
-  log "tree: generating $TREE ($SCALE scale)"
-  rm -f "$WORKDIR/tree.key" "$WORKDIR/image.key"
-  t0=$(now_ns)
-  python3 "$HERE/generate_tree.py" "$TREE" "${GEN_ARGS[@]}"
-  echo "$TREE_KEY" > "$WORKDIR/tree.key"
-  log "tree: $(( ($(now_ns) - t0) / 1000000000 ))s"
-fi
-
-# ---- 2. the ext4 image (cached; built with mkfs.ext4 -d, nothing is mounted) -------------------------------
-IMG=$WORKDIR/bench.ext4
-if [[ -f $WORKDIR/image.key && $(cat "$WORKDIR/image.key") == "$TREE_KEY" && -f $IMG ]]; then
-  log "image: reusing $IMG"
-else
+# ---- 1. the tree and 2. its ext4 image (cached; built with mkfs.ext4 -d, nothing is mounted) ---------------
+# make_tree DIR TREE_KEY_FILE IMAGE_KEY_FILE GENERATOR_ARGS...: generates DIR unless the key file says it is there.
+make_tree() {
+  local tree=$1 tree_key_file=$2 image_key_file=$3; shift 3
+  local key t0
+  key=$( { sha256sum < "$HERE/generate_tree.py"; echo "$*"; } | sha256sum | cut -c1-16)
+  if [[ -f $tree_key_file && $(cat "$tree_key_file") == "$key" && -d $tree && -f $tree.manifest.json ]]; then
+    log "tree: reusing $tree"
+  else
+    log "tree: generating $tree (generator arguments: ${*:-none})"
+    rm -f "$tree_key_file" "$image_key_file"
+    t0=$(now_ns)
+    python3 "$HERE/generate_tree.py" "$tree" "$@"
+    echo "$key" > "$tree_key_file"
+    log "tree: $(( ($(now_ns) - t0) / 1000000000 ))s"
+  fi
+}
+# make_image TREE IMG TREE_KEY_FILE IMAGE_KEY_FILE: the ext4 image of TREE unless the image key matches the tree's.
+make_image() {
+  local tree=$1 img=$2 tree_key_file=$3 image_key_file=$4
+  local key blocks entries inodes size_kib t0 attempt
+  key=$(cat "$tree_key_file")
+  if [[ -f $image_key_file && $(cat "$image_key_file") == "$key" && -f $img ]]; then
+    log "image: reusing $img"
+    return
+  fi
   # Size: every file rounded up to 4 KiB blocks, directories at their host size, +15% for extent and
   # directory-index blocks, 256-byte inodes for every entry +10%, a journal and some slack.
-  read -r BLOCKS ENTRIES < <(find "$TREE" -printf '%y %s\n' |
+  read -r blocks entries < <(find "$tree" -printf '%y %s\n' |
     awk '{ n++; b += int(($2 + 4095) / 4096) } END { printf "%d %d\n", b, n }')
-  INODES=$(( ENTRIES + ENTRIES / 10 + 1024 ))
-  SIZE_KIB=$(( (BLOCKS * 4 * 115 / 100) + INODES / 4 + 256 * 1024 ))
+  inodes=$(( entries + entries / 10 + 1024 ))
+  size_kib=$(( (blocks * 4 * 115 / 100) + inodes / 4 + 256 * 1024 ))
   t0=$(now_ns)
   for attempt in 1 2 3; do
-    log "image: mkfs.ext4 -d, $ENTRIES entries, $(( SIZE_KIB / 1024 )) MiB, $INODES inodes (attempt $attempt)"
-    rm -f "$IMG" "$WORKDIR/image.key"
-    if mkfs.ext4 -q -F -d "$TREE" -b 4096 -I 256 -N "$INODES" -L roo-bench "$IMG" "${SIZE_KIB}k" \
+    log "image: mkfs.ext4 -d, $entries entries, $(( size_kib / 1024 )) MiB, $inodes inodes (attempt $attempt)"
+    rm -f "$img" "$image_key_file"
+    if mkfs.ext4 -q -F -d "$tree" -b 4096 -I 256 -N "$inodes" -L roo-bench "$img" "${size_kib}k" \
         > "$WORKDIR/mkfs.log" 2>&1; then
-      echo "$TREE_KEY" > "$WORKDIR/image.key"
+      echo "$key" > "$image_key_file"
       break
     fi
     tail -5 "$WORKDIR/mkfs.log" >&2
-    SIZE_KIB=$(( SIZE_KIB * 13 / 10 ))
+    size_kib=$(( size_kib * 13 / 10 ))
   done
-  [[ -f $WORKDIR/image.key ]] || die "mkfs.ext4 -d failed; see $WORKDIR/mkfs.log"
+  [[ -f $image_key_file ]] || die "mkfs.ext4 -d failed; see $WORKDIR/mkfs.log"
   log "image: $(( ($(now_ns) - t0) / 1000000000 ))s"
-fi
+}
+TREE=$WORKDIR/tree
+IMG=$WORKDIR/bench.ext4
+GEN_ARGS=()
+[[ $SMALL == 1 ]] && GEN_ARGS+=(--small)
+make_tree "$TREE" "$WORKDIR/tree.key" "$WORKDIR/image.key" "${GEN_ARGS[@]}"
+make_image "$TREE" "$IMG" "$WORKDIR/tree.key" "$WORKDIR/image.key"
 
 # ---- 3. roo-ingest --------------------------------------------------------------------------------------
 if [[ -n ${ROO_INGEST:-} ]]; then
@@ -298,3 +311,34 @@ print("  is GNU time's ru_maxrss: max of roo-ingest's own peak and its reaped wo
 print("  Ratio 2's roo-ingest time is the whole --dir run (discovery, sha256, rows, report); the baseline's is")
 print("  the DOM parse alone. Benchmarks never fail on timing. Total bench run: %.0f s." % ((time.time_ns() - int(t0)) / 1e9))
 EOF
+
+# ---- 6. what discovery costs ---------------------------------------------------------------------------------
+# Ratio 1 times discovery together with reading, hashing and parsing the Roo JSON and writing its rows. The same
+# generator, seed and unrelated files with ONE small task (--tasks 1 --big-mib 1) leave discovery nearly alone:
+# roo-ingest there ÷ fls -r -p there is what finding the Roo files costs against walking every name.
+if [[ $SMALL == 0 ]]; then
+  DTREE=$WORKDIR/discovery-tree DIMG=$WORKDIR/discovery.ext4
+  make_tree "$DTREE" "$WORKDIR/discovery-tree.key" "$WORKDIR/discovery-image.key" --tasks 1 --big-mib 1
+  make_image "$DTREE" "$DIMG" "$WORKDIR/discovery-tree.key" "$WORKDIR/discovery-image.key"
+  log "discovery-only image: warm-up, then $REPEATS timed rounds (fls, roo-ingest)"
+  cat "$DIMG" > /dev/null
+  run_once fls /dev/null fls -r -p "$DIMG"
+  BEST=() MAXRSS=()
+  for ((i = 1; i <= REPEATS; i++)); do
+    run_once fls /dev/null fls -r -p "$DIMG"
+    rm -rf "$WORKDIR/out-discovery"
+    run_once roo_image /dev/null "$RI" "$DIMG" -o "$WORKDIR/out-discovery" -q $REFERENCE_FORMATS
+  done
+  python3 - "${BEST[fls]}" "${BEST[roo_image]}" "$(fls -r -p "$DIMG" | wc -l)" "$WORKDIR/out-discovery/report.json" \
+    "$REPEATS" <<'PY'
+import json, sys
+fls_ns, roo_ns, entries, report = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), json.load(open(sys.argv[4]))
+repeats = sys.argv[5]
+files = [f for p in report["partitions"] for f in p.get("scan", {}).get("files_parsed", [])]
+print()
+print("discovery alone (same unrelated files, %d fls entries; one task: %d files parsed with the stores, %.1f MB), best of %s:"
+      % (entries, len(files), sum(f["bytes"] for f in files) / 1e6, repeats))
+print("  fls -r -p %.3f s, roo-ingest %.3f s: roo-ingest / fls = %.3f (ratio 1 above adds reading, hashing and"
+      " parsing the Roo JSON and writing its rows)" % (fls_ns / 1e9, roo_ns / 1e9, roo_ns / fls_ns))
+PY
+fi

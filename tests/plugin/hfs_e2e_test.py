@@ -77,9 +77,9 @@ class Hfs(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def run_tool(self, img, name="out"):
+    def run_tool(self, img, name="out", *options):
         out = os.path.join(self.tmp, name)
-        proc = subprocess.run([BINARY, "--quiet", img, "-o", out], capture_output=True, text=True,
+        proc = subprocess.run([BINARY, "--quiet", *options, img, "-o", out], capture_output=True, text=True,
                               env=dict(os.environ, TZ="UTC"))  # FAT keeps zone-less times (test_rows_as_on_fat)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
@@ -202,7 +202,7 @@ class Hfs(unittest.TestCase):
                 if line.endswith("|f")]
         self.assertEqual(free, [32, 33, 34])
 
-        _, rows, report = self.run_tool_deep()
+        _, rows, report = self.run_tool(self.img, "deep", "--deep")
         rows = [r for r in rows if r["source"]["path"] != "$Unpartitioned"]  # test_unpartitioned_item_carved
         carved = [r for r in rows if r["source"]["recovery"] != "allocated"]
         prompt = "Is there a test for the health route? If not, say which file it would go in."
@@ -265,7 +265,7 @@ class Hfs(unittest.TestCase):
         raw = subprocess.run(["img_cat", self.img], capture_output=True, check=True).stdout
         self.assertEqual((raw.count(item), raw.find(item)), (1, 5120))
         self.assertIn("003:  -------   0000000005   0000000063   0000000059   Unallocated", tsk("mmls", self.img))
-        _, rows, report = self.run_tool_deep()
+        _, rows, report = self.run_tool(self.img, "deep", "--deep")
         task = "019d005e-b520-7a3c-9b41-5e2f8c7d0a16"
         source = {"path": "$Unpartitioned", "recovery": "carved", "fs_type": "none", "partition_offset": None,
                   "inode": None, "byte_offset": 5120, "byte_length": len(item)}
@@ -289,16 +289,6 @@ class Hfs(unittest.TestCase):
                    if isinstance(p.get("scan"), dict) and "carving" in p["scan"]}
         self.assertEqual({o: c["unpartitioned_bytes"] for o, c in carving.items()}, {512: 60 * 512, self.hfs_start * 512: 0})
         self.assertEqual(carving[512]["records"]["history_item"], {"found": 1, "folded": 0, "kept": 1})
-
-    def run_tool_deep(self):
-        out = os.path.join(self.tmp, "deep")
-        proc = subprocess.run([BINARY, "--quiet", "--deep", self.img, "-o", out], capture_output=True, text=True,
-                              env=dict(os.environ, TZ="UTC"))
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
-            rows = [json.loads(line) for line in f]
-        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
-            return out, rows, json.load(f)
 
     # Same image, byte-identical rows.jsonl and roo.body.
     def test_determinism(self):

@@ -56,8 +56,8 @@ std::optional<ExfatEntryTimes> exfat_entry_times(const unsigned char (&entry)[kE
   return t;
 }
 
-std::optional<ExfatEntryTimes> read_exfat_entry_times(TSK_FS_INFO* fs, uint64_t inum) {
-  if (!fs || fs->ftype != TSK_FS_TYPE_EXFAT || inum < kFirstEntryInum) return std::nullopt;
+std::optional<ExfatGeometry> read_exfat_geometry(TSK_FS_INFO* fs) {
+  if (!fs || fs->ftype != TSK_FS_TYPE_EXFAT) return std::nullopt;
   // Main boot sector (spec §3.1): ClusterHeapOffset (sectors) at byte 88, BytesPerSectorShift at byte 108.
   unsigned char boot[512];
   if (tsk_fs_read(fs, 0, reinterpret_cast<char*>(boot), sizeof boot) != static_cast<ssize_t>(sizeof boot)) {
@@ -65,12 +65,16 @@ std::optional<ExfatEntryTimes> read_exfat_entry_times(TSK_FS_INFO* fs, uint64_t 
     return std::nullopt;
   }
   if (std::memcmp(boot + 3, "EXFAT   ", 8) != 0 || boot[108] < 9 || boot[108] > 12) return std::nullopt;
-  const uint64_t sector_size = uint64_t(1) << boot[108];
-  const uint64_t entries_per_sector = sector_size / kExfatEntrySize;
+  return ExfatGeometry{uint64_t(1) << boot[108], le32(boot + 88)};
+}
+
+std::optional<ExfatEntryTimes> read_exfat_entry_times(TSK_FS_INFO* fs, const ExfatGeometry& geometry, uint64_t inum) {
+  if (inum < kFirstEntryInum) return std::nullopt;
+  const uint64_t entries_per_sector = geometry.sector_size / kExfatEntrySize;
   // libtsk's FATFS_INODE_2_SECT / FATFS_INODE_2_OFF (tsk_fatfs.h, whose internal headers are not installed):
   // address 3 is the first entry slot of the first sector of the cluster heap, counting on through every sector.
-  const uint64_t sector = (inum - kFirstEntryInum) / entries_per_sector + le32(boot + 88);
-  const uint64_t at = sector * sector_size + (inum - kFirstEntryInum) % entries_per_sector * kExfatEntrySize;
+  const uint64_t sector = (inum - kFirstEntryInum) / entries_per_sector + geometry.cluster_heap_sector;
+  const uint64_t at = sector * geometry.sector_size + (inum - kFirstEntryInum) % entries_per_sector * kExfatEntrySize;
   // libtsk's virtual files ($MBR, $FATn, $OrphanFiles) are numbered after the last slot: past the volume's end
   if (at + kExfatEntrySize > uint64_t(fs->block_count) * fs->block_size) return std::nullopt;
   unsigned char entry[kExfatEntrySize];

@@ -31,9 +31,17 @@ std::optional<FsTime> exfat_timestamp(uint32_t timestamp, uint8_t increment_10ms
 // Decodes a File directory entry (type 0x85, or 0x05 once deleted); nullopt for any other entry type.
 std::optional<ExfatEntryTimes> exfat_entry_times(const unsigned char (&entry)[kExfatEntrySize]);
 
+// Where a volume's directory entries lie, from its main boot sector (spec §3.1); nullopt when fs is not exFAT or its
+// boot sector is unreadable. Read once per opened file system.
+struct ExfatGeometry {
+  uint64_t sector_size = 512;
+  uint64_t cluster_heap_sector = 0;  // ClusterHeapOffset
+};
+std::optional<ExfatGeometry> read_exfat_geometry(TSK_FS_INFO* fs);
+
 // Reads the File directory entry behind libtsk's exFAT metadata address `inum` (libtsk numbers every 32-byte entry
 // slot of the cluster heap) and decodes it. nullopt when the address is the root or a virtual file, or its slot
 // cannot be read or holds no File entry (the allocation bitmap, up-case table and volume label entries).
-std::optional<ExfatEntryTimes> read_exfat_entry_times(TSK_FS_INFO* fs, uint64_t inum);
+std::optional<ExfatEntryTimes> read_exfat_entry_times(TSK_FS_INFO* fs, const ExfatGeometry& geometry, uint64_t inum);
 
 }  // namespace roo::tsk

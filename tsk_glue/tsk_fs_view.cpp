@@ -1,5 +1,4 @@
 #include "tsk_glue/tsk_fs_view.h"
-#include "tsk_glue/exfat_times.h"
 
 #include <tsk/libtsk.h>
 
@@ -7,14 +6,18 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <set>
 #include <utility>
+
+#include "tsk_glue/exfat_times.h"
 
 namespace roo::tsk {
 
 struct FsHandle {
   std::shared_ptr<TSK_IMG_INFO> img;  // keeps the image open while any view or source needs it
   TSK_FS_INFO* fs = nullptr;
+  std::optional<roo::tsk::ExfatGeometry> exfat;  // exFAT only: where its directory entries lie (exfat_times.h)
   ~FsHandle() {
     if (fs) tsk_fs_close(fs);
   }
@@ -57,7 +60,8 @@ bool seq_consistent(uint32_t name_seq, const TSK_FS_META* meta) {
 }
 
 // Fills the metadata part of m from an open file (meta may be null).
-void fill_from_meta(FileMeta& m, TSK_FS_FILE* file, TSK_FS_INFO* fs, bool trust_meta) {
+void fill_from_meta(FileMeta& m, TSK_FS_FILE* file, const FsHandle& h, bool trust_meta) {
+  TSK_FS_INFO* fs = h.fs;
   const TSK_FS_META* meta = file ? file->meta : nullptr;
   if (!meta) {
     m.meta_allocated = false;
@@ -70,9 +74,9 @@ void fill_from_meta(FileMeta& m, TSK_FS_FILE* file, TSK_FS_INFO* fs, bool trust_
   m.atime = fs_time(meta->atime, meta->atime_nano);
   m.ctime = fs_time(meta->ctime, meta->ctime_nano);
   m.crtime = fs_time(meta->crtime, meta->crtime_nano);
-  if (fs->ftype == TSK_FS_TYPE_EXFAT) {
+  if (h.exfat) {
     // libtsk 4.11 ignores exFAT's UtcOffset and misreads an increment of 100 (exfat_times.h): the entry decides.
-    if (auto own = read_exfat_entry_times(fs, meta->addr)) {
+    if (auto own = read_exfat_entry_times(fs, *h.exfat, meta->addr)) {
       if (own->crtime) m.crtime = own->crtime;
       if (own->mtime) m.mtime = own->mtime;
       if (own->atime) m.atime = own->atime;
@@ -143,6 +147,7 @@ TskFileSystemView::TskFileSystemView(std::shared_ptr<TSK_IMG_INFO> img, TSK_FS_I
     : fs_(std::make_shared<FsHandle>()), volume_(std::move(volume)), errors_(std::move(errors)) {
   fs_->img = std::move(img);
   fs_->fs = fs;
+  fs_->exfat = read_exfat_geometry(fs);
 }
 
 TskFileSystemView::~TskFileSystemView() = default;
@@ -160,7 +165,7 @@ FileMeta TskFileSystemView::root() {
     m.meta_allocated = false;
     return m;
   }
-  fill_from_meta(m, file, fs, true);
+  fill_from_meta(m, file, *fs_, true);
   m.is_dir = true;
   if (file->meta && (fs->flags & TSK_FS_INFO_FLAG_HAVE_SEQ)) m.meta_seq = file->meta->seq;
   tsk_fs_file_close(file);
@@ -213,7 +218,7 @@ std::vector<FileMeta> TskFileSystemView::list_dir(const FileMeta& dir) {
       }
       bool trust = true;
       if (file && file->meta && have_seq && !seq_consistent(name->meta_seq, file->meta)) trust = false;
-      fill_from_meta(m, file, fs, trust);
+      fill_from_meta(m, file, *fs_, trust);
       if (file && file->meta) {
         bool meta_alloc = (file->meta->flags & TSK_FS_META_FLAG_ALLOC) != 0;
         m.reallocated = (!m.name_allocated && meta_alloc) || !trust;

@@ -199,7 +199,9 @@ CommandOutcome executed(string_view t) {
   if (persisted_form) {
     header.remove_prefix(string_view("Command executed in '").size());
     if (ends_with(header, "'")) out.cwd = std::string(header.substr(0, header.size() - 1));
-  } else if (size_t m = header.find(kDirMarker); m != npos && ends_with(header, "'")) {
+  } else if (size_t m = header.find(kDirMarker); m != npos && header.size() > m + kDirMarker.size() &&
+                                                   ends_with(header, "'")) {
+    // (the closing quote must be one after the marker's own: "directory '" alone names no directory)
     string_view cwd = header.substr(m + kDirMarker.size());
     cwd.remove_suffix(1);
     if (size_t changed = cwd.find(kDirChanged); changed != npos) cwd = cwd.substr(0, changed);

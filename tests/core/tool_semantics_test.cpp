@@ -22,6 +22,17 @@ TEST(CommandResult, ExitCodeZero_roo_format_3_4) {
   EXPECT_EQ(r->output, "4 passed");
 }
 
+// Found by fuzz_tool_semantics: a header cut right after the marker's own quote names no directory (it once read
+// the marker's quote as the closing one and took a cwd of size -1). The rest is read as usual.
+TEST(CommandResult, MarkerWithoutDirectoryGivesNoCwd_roo_format_3_4) {
+  auto r = parse_command_result("Command executed in terminal within working directory '. Exit code: 0\nOutput:\nx");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, "exited");
+  EXPECT_EQ(r->exit_code, 0);
+  EXPECT_FALSE(r->cwd);
+  EXPECT_EQ(r->output, "x");
+}
+
 // Seed 001: a failure puts "Command execution was not successful, …" there and the code on the next line.
 TEST(CommandResult, NonZeroExitCodeAfterUnsuccessfulLine_seed_001) {
   auto r = parse_command_result(

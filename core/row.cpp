@@ -3,6 +3,7 @@
 #include <rapidjson/internal/dtoa.h>
 #include <rapidjson/internal/itoa.h>
 
+#include <charconv>
 #include <cmath>
 
 #include "core/sha256.h"
@@ -111,13 +112,16 @@ void put_string(Writer& w, std::string_view s) {
     w.String(utf8_sanitize(s));
 }
 
-void put_opt_string(Writer& w, const char* key, const std::optional<std::string>& v) {
+// A pointer, not an optional copy: the identity's strings and the volume's names are written for every row.
+void put_opt_string(Writer& w, const char* key, const std::string* v) {
   w.Key(key);
   if (v)
     put_string(w, *v);
   else
     w.Null();
 }
+
+const std::string* opt(const std::optional<std::string>& v) { return v ? &*v : nullptr; }
 
 template <typename T>
 void put_opt_int(Writer& w, const char* key, const std::optional<T>& v) {
@@ -158,22 +162,15 @@ void put_value(Writer& w, const FieldValue& v) {
       v);
 }
 
-void put_source(Writer& w, const Row& row, size_t* sha_offset) {
-  w.Key("source");
-  if (!row.source) {
-    w.Null();
-    return;
-  }
-  const VolumeInfo* vol = row.source->volume;
-  const FileMeta& f = row.source->file;
+void put_source_head(Writer& w, const VolumeInfo* vol, const FileMeta& f) {
   w.StartObject();
-  put_opt_string(w, "evidence", vol ? std::optional<std::string>(vol->evidence) : std::nullopt);
+  put_opt_string(w, "evidence", vol ? &vol->evidence : nullptr);
   put_opt_int(w, "partition_offset", vol ? vol->partition_offset : std::nullopt);
-  put_opt_string(w, "fs_type", vol ? std::optional<std::string>(vol->fs_type) : std::nullopt);
-  put_opt_string(w, "path", f.path);
+  put_opt_string(w, "fs_type", vol ? &vol->fs_type : nullptr);
+  put_opt_string(w, "path", &f.path);
   put_opt_int(w, "inode", f.inode);
   put_opt_int(w, "meta_seq", f.meta_seq);
-  put_opt_string(w, "attr", f.attr.empty() ? std::nullopt : std::optional<std::string>(f.attr));
+  put_opt_string(w, "attr", f.attr.empty() ? nullptr : &f.attr);
   w.Key("name_allocated");
   w.Bool(f.name_allocated);
   w.Key("meta_allocated");
@@ -188,6 +185,59 @@ void put_source(Writer& w, const Row& row, size_t* sha_offset) {
   put_opt_time(w, "ctime", f.ctime);
   put_opt_time(w, "crtime", f.crtime);
   w.Key("sha256");
+}
+
+// The serialised source object from its '{' through the "sha256" key: the same bytes for every row of one source
+// file, so they are formatted once per source (four ISO times among them) and copied for the rows after.
+struct SourceHead {
+  bool valid = false;
+  bool has_volume = false;
+  std::string evidence, fs_type;
+  std::optional<uint64_t> partition_offset;
+  FileMeta file;  // only the fields put_source writes are compared
+  std::string bytes;
+};
+
+// Whether head was made from a source with the same written content. Compared by content, never by address: a
+// SourceRef freed after one file can be allocated again at the same address for the next file, and one SourceRef
+// object can be reused with its fields changed. The fields cost far less to compare than to format.
+bool same_source(const SourceHead& head, const SourceRef& src) {
+  const VolumeInfo* vol = src.volume;
+  const FileMeta& f = src.file;
+  const FileMeta& h = head.file;
+  if (!head.valid || head.has_volume != (vol != nullptr)) return false;
+  if (vol && (head.partition_offset != vol->partition_offset || head.evidence != vol->evidence ||
+              head.fs_type != vol->fs_type))
+    return false;
+  return f.inode == h.inode && f.meta_seq == h.meta_seq && f.size == h.size && f.recovery == h.recovery &&
+         f.name_allocated == h.name_allocated && f.meta_allocated == h.meta_allocated &&
+         f.reallocated == h.reallocated && f.mtime == h.mtime && f.atime == h.atime && f.ctime == h.ctime &&
+         f.crtime == h.crtime && f.path == h.path && f.attr == h.attr;
+}
+
+void put_source(Writer& w, const Row& row, size_t* sha_offset) {
+  w.Key("source");
+  if (!row.source) {
+    w.Null();
+    return;
+  }
+  const VolumeInfo* vol = row.source->volume;
+  const FileMeta& f = row.source->file;
+  thread_local SourceHead head;  // the last source serialised on this thread (rows come from several workers)
+  if (same_source(head, *row.source)) {
+    w.Raw(head.bytes);
+  } else {
+    const size_t start = w.out.size();
+    put_source_head(w, vol, f);
+    head.valid = false;  // until every field is stored (a copy can throw)
+    head.has_volume = vol != nullptr;
+    head.evidence = vol ? vol->evidence : std::string();
+    head.fs_type = vol ? vol->fs_type : std::string();
+    head.partition_offset = vol ? vol->partition_offset : std::nullopt;
+    head.file = f;
+    head.bytes.assign(w.out, start, std::string::npos);
+    head.valid = true;
+  }
   if (sha_offset) *sha_offset = w.out.size();
   w.Raw(sha_placeholder());
   put_opt_int(w, "record_index", row.position.record_index);
@@ -210,36 +260,60 @@ void put_source(Writer& w, const Row& row, size_t* sha_offset) {
   w.EndObject();
 }
 
-}  // namespace
+template <typename T>
+void append_or_dash(std::string& key, const std::optional<T>& v) {
+  if (!v) {
+    key += '-';
+    return;
+  }
+  char buf[24];
+  key.append(buf, std::to_chars(buf, buf + sizeof buf, *v).ptr);  // the digits std::to_string writes
+}
 
-std::string row_id(const Row& row) {
-  std::string key;
+// The row id's 32 hex digits into id. Built for every row: the key buffer is kept per thread and only the 16 bytes
+// of the digest that are used are turned into hex.
+void row_id_digits(const Row& row, char* id) {
+  thread_local std::string key;
+  key.clear();
   if (row.source) {
     const VolumeInfo* vol = row.source->volume;
     if (vol) {
       key += vol->evidence;
       key += '\x1f';
-      key += vol->partition_offset ? std::to_string(*vol->partition_offset) : "-";
+      append_or_dash(key, vol->partition_offset);
     }
     key += '\x1f';
     key += row.source->file.path;
     key += '\x1f';
-    key += row.source->file.inode ? std::to_string(*row.source->file.inode) : "-";
+    append_or_dash(key, row.source->file.inode);
   }
   key += '\x1f';
-  key += row.position.record_index ? std::to_string(*row.position.record_index) : "-";
+  append_or_dash(key, row.position.record_index);
   key += '\x1f';
-  key += row.position.sub_index ? std::to_string(*row.position.sub_index) : "-";
+  append_or_dash(key, row.position.sub_index);
   key += '\x1f';
-  key += row.position.byte_offset ? std::to_string(*row.position.byte_offset) : "-";
+  append_or_dash(key, row.position.byte_offset);
   key += '\x1f';
   key += row.kind;
   // Added with part rows; appended only when set so the ids of every other row stay what they were.
   if (row.position.part_index) {
     key += '\x1f';
-    key += std::to_string(*row.position.part_index);
+    append_or_dash(key, row.position.part_index);
   }
-  return sha256_hex(key).substr(0, 32);
+  static const char kHex[] = "0123456789abcdef";
+  const Sha256Digest d = sha256_digest(key);
+  for (size_t i = 0; i < 16; ++i) {
+    id[2 * i] = kHex[d[i] >> 4];
+    id[2 * i + 1] = kHex[d[i] & 0xF];
+  }
+}
+
+}  // namespace
+
+std::string row_id(const Row& row) {
+  char id[32];
+  row_id_digits(row, id);
+  return std::string(id, sizeof id);
 }
 
 void append_row_json_line(const Row& row, std::string& out, size_t* sha_offset) {
@@ -248,24 +322,30 @@ void append_row_json_line(const Row& row, std::string& out, size_t* sha_offset) 
   w.Key("schema");
   w.String(kRowSchema);
   w.Key("row_id");
-  w.String(row_id(row));
+  char digits[32];
+  row_id_digits(row, digits);
+  w.String(std::string_view(digits, sizeof digits));
   w.Key("kind");
   put_string(w, row.kind);
-  put_opt_string(w, "time_utc", row.time_ms ? std::optional<std::string>(iso_from_ms(*row.time_ms)) : std::nullopt);
+  w.Key("time_utc");
+  if (row.time_ms)
+    w.String(iso_from_ms(*row.time_ms));  // digits and ASCII only: valid UTF-8
+  else
+    w.Null();
   w.Key("time_source");
   put_string(w, row.time_source);
   w.Key("agent");
   w.String("roo-code");
   const TaskIdentity* id = row.identity;
   // An empty surface is an unknown one (an orphan file: the path that said it is gone): null, as the contract wants.
-  put_opt_string(w, "surface", id && !id->surface.empty() ? std::optional<std::string>(id->surface) : std::nullopt);
-  put_opt_string(w, "user", id ? id->user : std::nullopt);
-  put_opt_string(w, "session_id", id ? id->session_id : std::nullopt);
-  put_opt_string(w, "parent_session_id", id ? id->parent_session_id : std::nullopt);
-  put_opt_string(w, "root_session_id", id ? id->root_session_id : std::nullopt);
-  put_opt_string(w, "project_path", id ? id->project_path : std::nullopt);
-  put_opt_string(w, "role", row.role);
-  put_opt_string(w, "text", row.text);
+  put_opt_string(w, "surface", id && !id->surface.empty() ? &id->surface : nullptr);
+  put_opt_string(w, "user", id ? opt(id->user) : nullptr);
+  put_opt_string(w, "session_id", id ? opt(id->session_id) : nullptr);
+  put_opt_string(w, "parent_session_id", id ? opt(id->parent_session_id) : nullptr);
+  put_opt_string(w, "root_session_id", id ? opt(id->root_session_id) : nullptr);
+  put_opt_string(w, "project_path", id ? opt(id->project_path) : nullptr);
+  put_opt_string(w, "role", opt(row.role));
+  put_opt_string(w, "text", opt(row.text));
   for (const auto& [key, value] : row.fields) {
     w.Key(key);
     put_value(w, value);

@@ -1,30 +1,63 @@
 #include "plugin/body_file.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include <charconv>
+#include <string_view>
+
 #include "core/text_util.h"
 
 namespace roo {
 
 namespace {
 
-// Cuts at a UTF-8 character boundary.
-std::string shorten(const std::string& s, size_t max_bytes) {
-  if (s.size() <= max_bytes) return s;
-  size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut) + "…";
+// Cuts at a UTF-8 character boundary; *cut says whether anything was cut ("…" then follows). A view: the text can be
+// a whole command output, and only its first 160 bytes are used.
+std::string_view shorten(std::string_view s, size_t max_bytes, bool* cut) {
+  *cut = s.size() > max_bytes;
+  if (!*cut) return s;
+  size_t n = max_bytes;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n);
 }
 
-}  // namespace
+template <typename T>
+void append_number(std::string& out, T v) {
+  char buf[24];
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
 
-std::string body_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size() + 8);
-  size_t run = 0;  // start of the bytes not copied yet: copied a run at a time
-  for (size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c != '|' && c != '%' && c >= 0x20 && c != 0x7F) continue;
-    out.append(s, run, i - run);
-    run = i + 1;
+// The first byte at or after p that body_escape changes ('|', '%', a control byte or DEL), or end; 16 bytes per
+// step (SSE2), as json_string_stop: names are mostly plain text.
+const char* body_escape_stop(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i bar = _mm_set1_epi8('|'), percent = _mm_set1_epi8('%'), del = _mm_set1_epi8(0x7F),
+                top_control = _mm_set1_epi8(0x1F);
+  for (; end - p >= 16; p += 16) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(b, top_control), top_control);  // b <= 0x1F, unsigned
+    const int hits = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(control, _mm_cmpeq_epi8(b, del)),
+                                                    _mm_or_si128(_mm_cmpeq_epi8(b, bar), _mm_cmpeq_epi8(b, percent))));
+    if (hits) return p + __builtin_ctz(static_cast<unsigned>(hits));
+  }
+#endif
+  for (; p < end; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c < 0x20 || c == '|' || c == '%' || c == 0x7F) return p;
+  }
+  return end;
+}
+
+void append_body_escaped(std::string& out, std::string_view s) {
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  for (;;) {
+    const char* stop = body_escape_stop(p, end);
+    out.append(p, stop);
+    if (stop == end) return;
+    const auto c = static_cast<unsigned char>(*stop);
     if (c == '|' || c == '%') {
       static const char kHex[] = "0123456789ABCDEF";
       const char esc[3] = {'%', kHex[c >> 4], kHex[c & 0xF]};
@@ -32,8 +65,66 @@ std::string body_escape(const std::string& s) {
     } else {
       out += ' ';
     }
+    p = stop + 1;
   }
-  out.append(s, run, std::string::npos);
+}
+
+// Appends the body line of row to line, or nothing (false) when the row has no time. name is scratch space: the
+// writer reuses both buffers, so a line costs no allocation.
+bool append_body_line(const Row& row, std::string& line, std::string& name) {
+  const auto time = body_time(row);
+  if (!time) return false;
+
+  std::string_view summary = row.text ? std::string_view(*row.text) : std::string_view();
+  if (summary.empty())
+    if (const std::string* tool = row.string_field("tool_name")) summary = *tool;
+  name.assign("roo-code ").append(row.kind);
+  if (row.identity && row.identity->session_id) name.append(" [").append(*row.identity->session_id).append("]");
+  if (!summary.empty()) {
+    bool cut = false;
+    name.append(": ").append(shorten(summary, 160, &cut));
+    if (cut) name.append("…");
+  }
+  if (row.source) {
+    // The record's position makes each line unique (mactime folds identical lines, and two approvals can share a
+    // second) and lets the examiner find the record: "#<record>[.<block>][.<part>]".
+    name.append(" (").append(row.source->file.path);
+    if (row.position.record_index) {
+      name.append(" #");
+      append_number(name, *row.position.record_index);
+      for (const auto& part : {row.position.sub_index, row.position.part_index})
+        if (part) {
+          name += '.';
+          append_number(name, *part);
+        }
+    }
+    name += ')';
+  }
+  // MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime
+  char t[24];
+  const std::string_view secs(t, static_cast<size_t>(std::to_chars(t, t + sizeof t, *time).ptr - t));
+  line.reserve(line.size() + name.size() + 96);
+  line.append("0|");
+  if (utf8_valid(name))
+    append_body_escaped(line, name);
+  else
+    append_body_escaped(line, utf8_sanitize(name));
+  line += '|';
+  if (row.source && row.source->file.inode)
+    append_number(line, *row.source->file.inode);
+  else
+    line += '0';
+  line.append("|-/----------|0|0|0|");
+  for (int i = 0; i < 4; ++i) line.append(secs).append(i < 3 ? "|" : "\n");
+  return true;
+}
+
+}  // namespace
+
+std::string body_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size() + 8);
+  append_body_escaped(out, s);
   return out;
 }
 
@@ -45,42 +136,15 @@ std::optional<int64_t> body_time(const Row& row) {
 }
 
 std::optional<std::string> body_line_for_row(const Row& row) {
-  const auto time = body_time(row);
-  if (!time) return std::nullopt;
-  const int64_t secs = *time;
-
-  std::string summary = row.text ? *row.text : "";
-  if (summary.empty())
-    if (const std::string* tool = row.string_field("tool_name")) summary = *tool;
-  std::string name = "roo-code " + row.kind;
-  if (row.identity && row.identity->session_id) name += " [" + *row.identity->session_id + "]";
-  if (!summary.empty()) name += ": " + shorten(summary, 160);
-  std::string inode = "0";
-  if (row.source) {
-    if (row.source->file.inode) inode = std::to_string(*row.source->file.inode);
-    // The record's position makes each line unique (mactime folds identical lines, and two approvals can share a
-    // second) and lets the examiner find the record: "#<record>[.<block>][.<part>]".
-    name += " (" + row.source->file.path;
-    if (row.position.record_index) {
-      name += " #";
-      name += std::to_string(*row.position.record_index);
-      for (const auto& part : {row.position.sub_index, row.position.part_index})
-        if (part) {
-          name += '.';
-          name += std::to_string(*part);
-        }
-    }
-    name += ")";
-  }
-  // MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime
-  const std::string t = std::to_string(secs);
-  return "0|" + body_escape(utf8_sanitize(name)) + "|" + inode + "|-/----------|0|0|0|" + t + "|" + t + "|" + t +
-         "|" + t + "\n";
+  std::string line, name;
+  if (!append_body_line(row, line, name)) return std::nullopt;
+  return line;
 }
 
 void BodyFileWriter::emit(const Row& row) {
-  if (auto line = body_line_for_row(row)) {
-    if (std::fwrite(line->data(), 1, line->size(), out_) != line->size()) ok_ = false;
+  line_.clear();
+  if (append_body_line(row, line_, name_)) {
+    if (std::fwrite(line_.data(), 1, line_.size(), out_) != line_.size()) ok_ = false;
   }
 }
 

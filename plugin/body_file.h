@@ -32,6 +32,7 @@ class BodyFileWriter : public RowSink {
  private:
   std::FILE* out_;
   bool ok_ = true;
+  std::string line_, name_;  // reused for every row: a line costs no allocation
 };
 
 }  // namespace roo

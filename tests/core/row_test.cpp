@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 #include <unistd.h>
 #include "core/text_util.h"
 
@@ -72,6 +73,98 @@ TEST(Row, RowIdIsStableAndDependsOnPositionAndKind) {
   b = sample(vol, src, id);
   b.kind = "assistant_message";
   EXPECT_NE(row_id(a), row_id(b));
+}
+
+// The id is the first 32 hex digits of the SHA-256 of the key (fields joined by 0x1F, '-' for a missing number);
+// the digests were computed with sha256sum from the key bytes.
+TEST(Row, RowIdIsTheDigestOfTheLocatorKey) {
+  VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1};
+  SourceRef src;
+  TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
+  // demo.E01 1048576 /home/alice/t/ui_messages.json 12 3 - - user_message
+  EXPECT_EQ(row_id(sample(vol, src, id)), "6961a900ce5aaf7a3f25cd8eb2f00b34");
+  Row r;  // no source; a part index is appended last: "" - - - note 2
+  r.kind = "note";
+  r.position.part_index = 2;
+  EXPECT_EQ(row_id(r), "0dd45e669eda50509319f7c84c75bece");
+}
+
+// The source object of consecutive rows, as patched: what a reader sees.
+std::string source_json(const Row& r) {
+  size_t sha = 0;
+  std::string line = row_to_json_line(r, &sha);
+  EXPECT_EQ(line.compare(sha, kShaPlaceholderLength, "\"" + std::string(64, '\x01') + "\""), 0);
+  patch_sha256(line, std::string(64, 'a'));
+  const size_t start = line.find("\"source\":");
+  return line.substr(start, line.find(",\"record_index\"", start) - start);
+}
+
+const std::string kSha = "\"sha256\":\"" + std::string(64, 'a') + "\"";
+
+// The source object is serialised once per source file and reused for the rows after it; a row of another source
+// must never get the previous one's bytes, even from the same SourceRef object changed in place.
+TEST(Row, SourceOfTheNextRowIsItsOwnEvenFromTheSameObject) {
+  VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1};
+  SourceRef src;
+  TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
+  Row r = sample(vol, src, id);
+  const std::string head = "\"source\":{\"evidence\":\"demo.E01\",\"partition_offset\":1048576,\"fs_type\":\"ext4\",";
+  const std::string flags = "\"name_allocated\":true,\"meta_allocated\":true,\"reallocated\":false,";
+  const std::string no_times = "\"mtime\":null,\"atime\":null,\"ctime\":null,\"crtime\":null,";
+  EXPECT_EQ(source_json(r), head + "\"path\":\"/home/alice/t/ui_messages.json\",\"inode\":12,\"meta_seq\":null," +
+                                "\"attr\":null," + flags + "\"recovery\":\"allocated\",\"size\":null," + no_times + kSha);
+  EXPECT_EQ(source_json(r), source_json(r));
+  src.file.inode = 13;  // same path, another inode (a deleted file's name reused)
+  EXPECT_EQ(source_json(r), head + "\"path\":\"/home/alice/t/ui_messages.json\",\"inode\":13,\"meta_seq\":null," +
+                                "\"attr\":null," + flags + "\"recovery\":\"allocated\",\"size\":null," + no_times + kSha);
+  src.file.mtime = FsTime{1714039200, 123456700};
+  EXPECT_EQ(source_json(r), head + "\"path\":\"/home/alice/t/ui_messages.json\",\"inode\":13,\"meta_seq\":null," +
+                                "\"attr\":null," + flags + "\"recovery\":\"allocated\",\"size\":null," +
+                                "\"mtime\":\"2024-04-25T10:00:00.123456700Z\",\"atime\":null,\"ctime\":null," +
+                                "\"crtime\":null," + kSha);
+  src.file.mtime->nanos = 0;  // only the time's fraction changes
+  src.file.attr = "128-4";
+  src.file.recovery = Recovery::deleted;
+  src.file.name_allocated = false;
+  EXPECT_EQ(source_json(r), head + "\"path\":\"/home/alice/t/ui_messages.json\",\"inode\":13,\"meta_seq\":null," +
+                                "\"attr\":\"128-4\",\"name_allocated\":false,\"meta_allocated\":true," +
+                                "\"reallocated\":false,\"recovery\":\"deleted\",\"size\":null," +
+                                "\"mtime\":\"2024-04-25T10:00:00Z\",\"atime\":null,\"ctime\":null,\"crtime\":null," + kSha);
+  VolumeInfo other{"demo.E01", {}, 2097152, "ext4", 2};  // the same file on another partition
+  src.volume = &other;
+  EXPECT_NE(source_json(r).find("\"partition_offset\":2097152,"), std::string::npos);
+  src.volume = nullptr;  // a folder source without a volume
+  EXPECT_TRUE(starts_with(source_json(r), "\"source\":{\"evidence\":null,\"partition_offset\":null,\"fs_type\":null,"));
+}
+
+// A SourceRef freed after one file and another made at the same address for the next (what a parser's allocations
+// can do): the second gets its own bytes, and the placeholder offset points into the buffer appended to.
+TEST(Row, SourceAtAReusedAddressIsSerialisedAfresh) {
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
+  alignas(SourceRef) unsigned char storage[sizeof(SourceRef)];
+  SourceRef* a = new (storage) SourceRef{};
+  Row r = sample(vol, *a, id);
+  r.text = "x";
+  std::string out = "previous line\n";
+  size_t sha = 0;
+  append_row_json_line(r, out, &sha);
+  EXPECT_NE(out.find("\"path\":\"/home/alice/t/ui_messages.json\",\"inode\":12,"), std::string::npos);
+  a->~SourceRef();
+  SourceRef* b = new (storage) SourceRef{};
+  b->volume = &vol;
+  b->file.path = "/home/bob/t/ui_messages.json";
+  b->file.inode = 12;
+  b->file.size = 7;
+  r.source = b;
+  const size_t second = out.size();
+  append_row_json_line(r, out, &sha);
+  EXPECT_GT(sha, second);
+  EXPECT_EQ(out.compare(sha, kShaPlaceholderLength, "\"" + std::string(64, '\x01') + "\""), 0);
+  EXPECT_EQ(out.compare(sha - 9, 9, "\"sha256\":"), 0);
+  EXPECT_NE(out.find("\"path\":\"/home/bob/t/ui_messages.json\",\"inode\":12,", second), std::string::npos);
+  EXPECT_NE(out.find("\"size\":7,", second), std::string::npos);
+  b->~SourceRef();
 }
 
 TEST(RowWriter, EverySourceGetsItsOwnDigestPatchedInPlace) {

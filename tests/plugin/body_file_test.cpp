@@ -58,5 +58,58 @@ TEST(BodyFile, ControlCharactersCannotBreakTheLine) {
   EXPECT_NE(line->find("two lines tab"), std::string::npos);
 }
 
+// The summary is cut to 160 bytes at a character boundary: 'a' then 80 two-byte "é" is 161 bytes, and byte 160 is
+// the second byte of the 80th, so 79 of them are kept, then "…".
+TEST(BodyFile, LongTextIsCutAtACharacterBoundary) {
+  Fixture f;
+  std::string text = "a";
+  for (int i = 0; i < 80; ++i) text += "\xC3\xA9";
+  std::string kept = "a";
+  for (int i = 0; i < 79; ++i) kept += "\xC3\xA9";
+  EXPECT_EQ(*body_line_for_row(f.row("user_message", 1760000000000, text)),
+            "0|roo-code user_message [t1]: " + kept + "\xE2\x80\xA6 (/h/ui_messages.json)|42|-/----------|0|0|0|" +
+                "1760000000|1760000000|1760000000|1760000000\n");
+  // Exactly 160 bytes are kept whole, with no "…".
+  const std::string whole(160, 'b');
+  EXPECT_EQ(*body_line_for_row(f.row("user_message", 1760000000000, whole)),
+            "0|roo-code user_message [t1]: " + whole + " (/h/ui_messages.json)|42|-/----------|0|0|0|" +
+                "1760000000|1760000000|1760000000|1760000000\n");
+}
+
+// Every byte mactime would misread is changed wherever it sits (kind, text, path), and an invalid UTF-8 byte becomes
+// U+FFFD; bytes from 0x80 up are not control bytes.
+TEST(BodyFile, BarsPercentsControlBytesAndInvalidUtf8InTheName) {
+  Fixture f;
+  Row r = f.row("k|%", 1760000000000, "x|y%z\x01\x1f\x7f\xff end");
+  f.src.file.path = "/h/a|b%c\td.json";
+  f.src.file.inode.reset();
+  r.position.record_index = 7;
+  r.position.part_index = 2;
+  EXPECT_EQ(*body_line_for_row(r),
+            "0|roo-code k%7C%25 [t1]: x%7Cy%25z   \xEF\xBF\xBD end (/h/a%7Cb%25c d.json #7.2)|0|-/----------|0|0|0|"
+            "1760000000|1760000000|1760000000|1760000000\n");
+}
+
+// body_escape on its own, with the bytes to change before, on and after 16-byte boundaries.
+TEST(BodyFile, EscapeChangesOnlyBarPercentControlAndDel) {
+  EXPECT_EQ(body_escape(""), "");
+  EXPECT_EQ(body_escape("|"), "%7C");
+  EXPECT_EQ(body_escape("0123456789abcde|0123456789abcde%|"), "0123456789abcde%7C0123456789abcde%25%7C");
+  EXPECT_EQ(body_escape(std::string("\x00\x1f\x20\x7e\x7f\x80\x9f\xff", 8)), "  \x20\x7e \x80\x9f\xff");
+  EXPECT_EQ(body_escape("all plain text, longer than sixteen bytes: é"), "all plain text, longer than sixteen bytes: é");
+  EXPECT_EQ(body_escape("ends with a newline after sixteen bytes\n"), "ends with a newline after sixteen bytes ");
+}
+
+// With no text, the tool's name is the summary; a row without a source has inode 0 and no path.
+TEST(BodyFile, ToolNameStandsInForAnEmptyTextAndNoSourceMeansInodeZero) {
+  Fixture f;
+  Row r = f.row("tool_call", 1760000000000, "");
+  r.set("tool_name", std::string("execute_command"));
+  r.source = nullptr;
+  r.identity = nullptr;
+  EXPECT_EQ(*body_line_for_row(r),
+            "0|roo-code tool_call: execute_command|0|-/----------|0|0|0|1760000000|1760000000|1760000000|1760000000\n");
+}
+
 }  // namespace
 }  // namespace roo

@@ -167,6 +167,23 @@ TEST(Row, SourceAtAReusedAddressIsSerialisedAfresh) {
   b->~SourceRef();
 }
 
+// Every row's time is formatted by arithmetic, not gmtime_r (which takes glibc's time zone lock per call). The
+// expected strings are calendar facts: leap days, the century rules, the proleptic Gregorian year 0, the last second
+// the four-digit form can hold, and a time past it, which keeps gmtime_r's general form.
+TEST(IsoTime, CalendarEdgesAsGmtimeWritesThem) {
+  EXPECT_EQ(iso_from_ms(0), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(iso_from_ms(-1), "1969-12-31T23:59:59.999Z");
+  EXPECT_EQ(iso_from_ms(951782400000), "2000-02-29T00:00:00.000Z");
+  EXPECT_EQ(iso_from_ms(4107542399000), "2100-02-28T23:59:59.000Z");
+  EXPECT_EQ(iso_from_ms(4107542400000), "2100-03-01T00:00:00.000Z");  // 2100 is no leap year
+  EXPECT_EQ(iso_from_ms(-2203891200000), "1900-03-01T00:00:00.000Z");
+  EXPECT_EQ(iso_from_ms(1772323200000), "2026-03-01T00:00:00.000Z");
+  EXPECT_EQ(iso_from_ms(-62167219200000), "0000-01-01T00:00:00.000Z");
+  EXPECT_EQ(iso_from_ms(253402300799999), "9999-12-31T23:59:59.999Z");
+  EXPECT_EQ(iso_from_ms(253402300800000), "10000-01-01T00:00:00.000Z");
+  EXPECT_EQ(iso_from_fs_time(FsTime{-62135596801, 5}), "0000-12-31T23:59:59.000000005Z");
+}
+
 TEST(RowWriter, EverySourceGetsItsOwnDigestPatchedInPlace) {
   VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
   SourceRef src;

@@ -43,12 +43,28 @@ bool path_lost_first_byte(const std::string& path, const std::vector<std::string
   return false;
 }
 
+const std::vector<FileMeta>& ListingCache::listing(const FileMeta& dir, std::vector<FileMeta>& scratch) {
+  auto key = std::make_pair(dir.inode, dir.path);
+  if (auto it = kept_.find(key); it != kept_.end()) return it->second;
+  const size_t errors_before = base_.errors().size();
+  scratch = base_.list_dir(dir);
+  if (base_.errors().size() != errors_before) return scratch;  // listed again next time, its errors with it
+  return kept_.emplace(std::move(key), std::move(scratch)).first->second;
+}
+
+const std::vector<FileMeta>& dir_listing(FileSystemView& fs, const FileMeta& dir, std::vector<FileMeta>& scratch) {
+  if (auto* cache = dynamic_cast<ListingCache*>(&fs)) return cache->listing(dir, scratch);
+  scratch = fs.list_dir(dir);
+  return scratch;
+}
+
 // Allocated children of dir whose name matches (case-insensitively: NTFS, FAT and HFS+ ignore case, and a
 // pattern's case can differ from what the user's system wrote). "*" matches every child directory.
 std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const std::string& pattern, bool dirs_only,
                                bool with_deleted) {
   std::vector<FileMeta> out;
-  for (FileMeta& e : fs.list_dir(dir)) {
+  std::vector<FileMeta> scratch;
+  for (const FileMeta& e : dir_listing(fs, dir, scratch)) {
     // In a deleted tree, a name whose metadata now belongs to another file leads into that file, not the old one.
     if (!e.name_allocated && (!with_deleted || e.reallocated)) continue;
     if (dirs_only && !e.is_dir) continue;
@@ -62,7 +78,7 @@ std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const st
     } else {
       match = iequals(e.name, pattern) || (with_deleted && fat_deleted_name_matches(fs, e, pattern));
     }
-    if (match) out.push_back(std::move(e));
+    if (match) out.push_back(e);
   }
   return out;
 }
@@ -745,6 +761,12 @@ void read_root_mcp_settings(FileSystemView& fs, const RooRoot& root, RowSink& ou
 
 namespace {
 
+// The evidence under a ListingCache: a root's task directories are read once each, and not kept.
+FileSystemView& uncached(FileSystemView& fs) {
+  if (auto* cache = dynamic_cast<ListingCache*>(&fs)) return cache->base();
+  return fs;
+}
+
 // The path component at index i of a '/'-separated path that starts with '/'.
 std::optional<std::string> path_component(const std::string& path, int i) {
   size_t start = 1;
@@ -782,7 +804,7 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
     const bool lost = path_lost_first_byte(storage.path, {"global-storage"});
     RooRoot root{kSurface, user, std::move(storage), "roo --ephemeral dir " + dir.path};
     tasks.task_ids_by_root[root.dir.path] =
-        process_root(fs, root, lost ? static_cast<RowSink&>(marked_name) : collect, report, opts);
+        process_root(uncached(fs), root, lost ? static_cast<RowSink&>(marked_name) : collect, report, opts);
   }
   if (opts.split) {  // the stores below are worker 0's, and need every worker's tasks (core/work_split.h)
     opts.split->share_home_tasks(tasks);
@@ -813,7 +835,8 @@ void scan_temp_locations(FileSystemView& fs, RowSink& out, ScanReport& report, c
       if (!seen.insert(temp.path).second) continue;
       report.temp_dirs_searched.push_back(temp.path);
       const auto user = tp.user_segment >= 0 ? path_component(temp.path, tp.user_segment) : std::nullopt;
-      for (const FileMeta& e : fs.list_dir(temp))
+      std::vector<FileMeta> scratch;
+      for (const FileMeta& e : dir_listing(fs, temp, scratch))
         if (auto ms = ephemeral_dir_time(e.name); ms && e.is_dir)
           process_ephemeral_dir(fs, e, *ms, temp.path, user, out, report, opts);
     }
@@ -971,7 +994,10 @@ void scan_orphans(FileSystemView& fs, RowSink& out, ScanReport& report, const Sc
   report.orphans = scan;
 }
 
-void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, const ScanOptions& opts) {
+void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, const ScanOptions& opts) {
+  // Discovery and the stores go through one cache of listings (the catalog's patterns list the same directories
+  // many times); a root's task directories are listed once each, straight from the evidence.
+  ListingCache fs(base);
   report.root_patterns = static_cast<int64_t>(root_patterns().size());
   std::set<std::string> seen_homes, seen_roots, seen_stores;  // a place matched by two patterns is read once
   const FileMeta top = fs.root();
@@ -988,7 +1014,7 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
       roots.insert(roots.end(), custom_roots.begin(), custom_roots.end());
       for (const RooRoot& root : roots)
         if (seen_roots.insert(root.dir.path).second)
-          tasks.task_ids_by_root[root.dir.path] = process_root(fs, root, collect, report, opts);
+          tasks.task_ids_by_root[root.dir.path] = process_root(base, root, collect, report, opts);
       if (opts.split) {  // the stores below are worker 0's, and need every worker's tasks (core/work_split.h)
         opts.split->share_home_tasks(tasks);
         if (opts.split->worker() != 0) continue;
@@ -1019,8 +1045,8 @@ void scan_file_system(FileSystemView& fs, RowSink& out, ScanReport& report, cons
   scan_temp_locations(fs, out, report, opts);
   // Orphans are worker 0's (the work after the last task directory is), and libtsk's hunt for them is costly: the
   // other workers skip it.
-  if (opts.deep && (!opts.split || opts.split->worker() == 0)) scan_orphans(fs, out, report, opts);
-  for (const std::string& e : fs.errors()) report.errors.push_back(e);
+  if (opts.deep && (!opts.split || opts.split->worker() == 0)) scan_orphans(base, out, report, opts);
+  for (const std::string& e : base.errors()) report.errors.push_back(e);
 }
 
 bool scan_custom_storage_path(FileSystemView& fs, const CustomStoragePath& wanted, RowSink& out, ScanReport& report,

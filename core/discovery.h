@@ -4,9 +4,11 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/catalog.h"
@@ -63,6 +65,40 @@ struct RootContents {
   int64_t deleted_names = 0;     // deleted names seen under tasks/
   bool tasks_name_first_byte_lost = false;  // tasks/ is FAT's deleted "_asks" (issue 5): its rows say name_match
 };
+
+// A view that lists each directory once: discovery resolves many catalog patterns through the same directories (a
+// home, .config, a workspaceStorage/<hash> and the files beside its state.vscdb), and a listing reads every entry's
+// metadata. A listing is kept only when the underlying view reported no error while making it (errors() did not
+// grow), so a directory that cannot be read is listed again each time and its errors are reported as often as
+// before. Listings are the view's, whole (allocated, deleted and reallocated names): callers filter as before.
+// Everything else is passed through. One per scan (not shared between threads); the evidence does not change while
+// it lives.
+class ListingCache : public FileSystemView {
+ public:
+  explicit ListingCache(FileSystemView& base) : base_(base) {}
+  const VolumeInfo& volume() const override { return base_.volume(); }
+  FileMeta root() override { return base_.root(); }
+  std::vector<FileMeta> list_dir(const FileMeta& dir) override {
+    std::vector<FileMeta> scratch;
+    const std::vector<FileMeta>& l = listing(dir, scratch);
+    if (&l == &scratch) return scratch;  // not kept: moved out
+    return l;
+  }
+  std::unique_ptr<ByteSource> open(const FileMeta& file) override { return base_.open(file); }
+  std::vector<FileMeta> list_orphans() override { return base_.list_orphans(); }
+  std::vector<std::string> errors() const override { return base_.errors(); }
+  // dir's listing: the kept one, or a new one (kept when it raised no error; else left in scratch and returned).
+  const std::vector<FileMeta>& listing(const FileMeta& dir, std::vector<FileMeta>& scratch);
+  FileSystemView& base() { return base_; }
+
+ private:
+  FileSystemView& base_;
+  // A listing depends on the directory's metadata address and its path (the children's paths are built from it).
+  std::map<std::pair<std::optional<uint64_t>, std::string>, std::vector<FileMeta>> kept_;
+};
+
+// dir's listing through fs: a ListingCache's kept one without a copy, else fs.list_dir(dir) (left in scratch).
+const std::vector<FileMeta>& dir_listing(FileSystemView& fs, const FileMeta& dir, std::vector<FileMeta>& scratch);
 
 // Allocated children of dir whose name matches pattern case-insensitively (NTFS, FAT and HFS+ ignore case, and a
 // pattern's case can differ from what the user's system wrote); "*" matches every child, "prefix*" every child

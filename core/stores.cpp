@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 
 #include "core/open_source.h"
@@ -33,18 +34,6 @@ const char* store_kind_name(StoreKind kind) {
     case StoreKind::worktree: return "worktree";
   }
   return "store";
-}
-
-// Whether database (or WAL) bytes may hold a key containing `name`: the name appears in them case-insensitively,
-// or the database's text encoding is not UTF-8 (header byte 56..59: 1 = UTF-8), so a byte search would not see it.
-bool state_db_may_hold(const std::string& bytes, std::string_view name) {
-  if (bytes.size() >= 60 && bytes.compare(0, 16, std::string("SQLite format 3\0", 16)) == 0) {
-    const auto enc = static_cast<unsigned char>(bytes[59]);
-    if (enc == 2 || enc == 3) return true;
-  }
-  auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
-  return std::search(bytes.begin(), bytes.end(), name.begin(), name.end(),
-                     [&](char a, char b) { return lower(a) == lower(b); }) != bytes.end();
 }
 
 // Counts the credential_present rows passing through.
@@ -213,8 +202,11 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
   }
   // The -wal beside it holds the newest values (SQLite write-ahead log); it is read with the database.
   std::optional<std::string> wal;
-  for (const FileMeta& f : fs.list_dir(dir)) {
-    if (!f.name_allocated || f.is_dir || !iequals(f.name, src.ctx.file_name + "-wal")) continue;
+  // Under discovery's ListingCache this is the listing that found the database (and workspace.json beside it).
+  std::vector<FileMeta> scratch;
+  const std::string wal_name = src.ctx.file_name + "-wal";
+  for (const FileMeta& f : dir_listing(fs, dir, scratch)) {
+    if (!f.name_allocated || f.is_dir || !iequals(f.name, wal_name)) continue;
     OpenSource wal_src(fs, f, ctx.identity, out, report, opts.native, "state_db_wal");
     if (HashingStream* in = wal_src.stream()) wal = read_whole(*in);
   }
@@ -449,6 +441,44 @@ void machine_id_row(OpenSource& src) {
 
 }  // namespace
 
+bool contains_ascii_case_insensitive(std::string_view bytes, std::string_view name) {
+  if (name.empty()) return !bytes.empty();  // as std::search: an empty name is found at the start of any bytes
+  if (bytes.size() < name.size()) return false;
+  auto fold = [](unsigned char c) { return static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c | 0x20 : c); };
+  const unsigned char first = fold(static_cast<unsigned char>(name[0]));
+  const unsigned char first_upper = first >= 'a' && first <= 'z' ? static_cast<unsigned char>(first & ~0x20) : first;
+  const char* const begin = bytes.data();
+  const size_t starts = bytes.size() - name.size() + 1;  // the positions a match can start at: [0, starts)
+  // The next start holding the first byte in either case (memchr finds each case; nullptr when there is none left).
+  auto next = [&](const char* from, unsigned char c) -> const char* {
+    const size_t left = starts - static_cast<size_t>(from - begin);
+    return left ? static_cast<const char*>(std::memchr(from, c, left)) : nullptr;
+  };
+  const char* lo = next(begin, first);
+  const char* up = first_upper != first ? next(begin, first_upper) : nullptr;
+  while (lo || up) {
+    const char* at = !up || (lo && lo < up) ? lo : up;
+    size_t i = 1;
+    while (i < name.size() &&
+           fold(static_cast<unsigned char>(at[i])) == fold(static_cast<unsigned char>(name[i])))
+      ++i;
+    if (i == name.size()) return true;
+    if (at == lo)
+      lo = next(at + 1, first);
+    else
+      up = next(at + 1, first_upper);
+  }
+  return false;
+}
+
+bool state_db_may_hold(const std::string& bytes, std::string_view name) {
+  if (bytes.size() >= 60 && bytes.compare(0, 16, std::string("SQLite format 3\0", 16)) == 0) {
+    const auto enc = static_cast<unsigned char>(bytes[59]);
+    if (enc == 2 || enc == 3) return true;
+  }
+  return contains_ascii_case_insensitive(bytes, name);
+}
+
 std::string cli_workspace_hash(std::string_view utf8_path) {
   int32_t h = 0;
   auto add = [&](uint32_t unit) { h = static_cast<int32_t>(static_cast<uint32_t>(h) * 31u + unit); };
@@ -602,7 +632,8 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
   // Workspace state belongs to a project: VS Code names it in workspace.json beside it, the CLI only by a hash of
   // its path, matched against the workspaces of this home's tasks.
   if (pattern.kind == StoreKind::workspace_state_db) {
-    for (const FileMeta& f : fs.list_dir(dir))
+    std::vector<FileMeta> scratch;
+    for (const FileMeta& f : dir_listing(fs, dir, scratch))
       if (f.name_allocated && !f.is_dir && iequals(f.name, "workspace.json"))
         identity.project_path = workspace_json_folder(read_file_bytes(fs, f));
   } else if (pattern.kind == StoreKind::workspace_state_json) {

@@ -77,6 +77,16 @@ std::string custom_storage_setting_key(std::string_view surface);
 // Every custom path met is recorded in report.custom_storage_paths, found here or not.
 std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report);
 
+// Whether name occurs in bytes, ASCII letters matched in either case and every other byte (0x80 and up too) as
+// itself: what std::search with std::tolower on both sides finds in the "C" locale (the program never sets another).
+// An empty name is found in any bytes but empty ones, as std::search finds it.
+bool contains_ascii_case_insensitive(std::string_view bytes, std::string_view name);
+
+// Whether database (or WAL) bytes may hold a key containing `name`: the name appears in them case-insensitively
+// (contains_ascii_case_insensitive), or the bytes open with an SQLite header whose text encoding is not UTF-8
+// (header bytes 56..59, big-endian: 1 = UTF-8, 2 and 3 = UTF-16), so a byte search would not see it.
+bool state_db_may_hold(const std::string& bytes, std::string_view name);
+
 // Reads one store file (found in dir) and writes its rows. user: the home's name.
 void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, const FileMeta& file,
                    const std::optional<std::string>& user, RowSink& out, ScanReport& report, const ScanOptions& opts,

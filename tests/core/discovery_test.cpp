@@ -909,5 +909,103 @@ TEST(Discovery, NightlyExtensionBesideTheRelease_issue4_fixture) {
                    }));
 }
 
+
+// Counts list_dir calls by path, and makes chosen paths fail as libtsk's corrupt directories do: an error, and only
+// part of the names.
+class CountingView : public FileSystemView {
+ public:
+  explicit CountingView(const std::string& dir) : folder_(dir) {}
+  const VolumeInfo& volume() const override { return folder_.volume(); }
+  FileMeta root() override { return folder_.root(); }
+  std::vector<FileMeta> list_dir(const FileMeta& dir) override {
+    ++listed[dir.path];
+    std::vector<FileMeta> out = folder_.list_dir(dir);
+    if (failing.count(dir.path)) {
+      errors_.push_back(dir.path + ": directory is corrupt");
+      if (!out.empty()) out.pop_back();
+    }
+    return out;
+  }
+  std::unique_ptr<ByteSource> open(const FileMeta& file) override { return folder_.open(file); }
+  std::vector<std::string> errors() const override { return errors_; }
+  std::map<std::string, int> listed;
+  std::set<std::string> failing;
+
+ private:
+  FolderFileSystem folder_;
+  std::vector<std::string> errors_;
+};
+
+std::vector<std::string> names_of(const std::vector<FileMeta>& v) {
+  std::vector<std::string> out;
+  for (const FileMeta& m : v) out.push_back(m.name);
+  return out;
+}
+
+// A listing that raised no error is made once; one that raised an error is made (and its error reported) each
+// time, as without the cache.
+TEST(ListingCache, KeepsOnlyListingsThatRaisedNoError) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  write(fs::path(dir) / "good/a.txt", "a");
+  write(fs::path(dir) / "good/B.txt", "b");
+  write(fs::path(dir) / "bad/x.txt", "x");
+  write(fs::path(dir) / "bad/y.txt", "y");
+  CountingView view(dir);
+  view.failing.insert("/bad");
+  ListingCache cache(view);
+  const auto top = children(cache, cache.root(), "*", true);
+  ASSERT_EQ(names_of(top), (std::vector<std::string>{"bad", "good"}));
+  const FileMeta& bad = top[0];
+  const FileMeta& good = top[1];
+  std::vector<FileMeta> scratch;
+  EXPECT_EQ(names_of(cache.listing(good, scratch)), (std::vector<std::string>{"B.txt", "a.txt"}));
+  EXPECT_EQ(names_of(cache.list_dir(good)), (std::vector<std::string>{"B.txt", "a.txt"}));
+  EXPECT_EQ(names_of(children(cache, good, "b.TXT", false)), (std::vector<std::string>{"B.txt"}));
+  EXPECT_EQ(names_of(dir_listing(cache, good, scratch)), (std::vector<std::string>{"B.txt", "a.txt"}));
+  EXPECT_EQ(view.listed["/good"], 1);
+  EXPECT_EQ(view.listed["/"], 1);
+  EXPECT_EQ(names_of(cache.list_dir(bad)), (std::vector<std::string>{"x.txt"}));
+  EXPECT_EQ(names_of(children(cache, bad, "*", false)), (std::vector<std::string>{"x.txt"}));
+  EXPECT_EQ(view.listed["/bad"], 2);
+  EXPECT_EQ(cache.errors(), (std::vector<std::string>{"/bad: directory is corrupt", "/bad: directory is corrupt"}));
+  FileMeta elsewhere = good;
+  elsewhere.path = "/good";  // same key: kept
+  cache.list_dir(elsewhere);
+  EXPECT_EQ(view.listed["/good"], 1);
+  // Without a cache, dir_listing lists every time.
+  dir_listing(view, good, scratch);
+  EXPECT_EQ(view.listed["/good"], 2);
+  fs::remove_all(dir);
+}
+
+// The stores of a home: every directory discovery and the stores read is listed once (a workspaceStorage/<hash>
+// three times before: to find state.vscdb, for workspace.json beside it, and for its -wal), and the rows are those
+// of a scan without the cache.
+TEST(ListingCache, ScanListsEachStoreDirectoryOnce) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  const fs::path user = fs::path(dir) / "home/u/.config/Code/User";
+  write(user / "workspaceStorage/abc/state.vscdb", "not a database, and no Roo name in it");
+  write(user / "workspaceStorage/abc/workspace.json", R"({"folder":"file:///home/u/proj"})");
+  write(user / "workspaceStorage/abc/state.vscdb-wal", "no name here either");
+  write(user / "globalStorage/state.vscdb", "nothing");
+  CountingView view(dir);
+  test::CapturedRows rows;
+  ScanReport report;
+  scan_file_system(view, rows, report);
+  EXPECT_EQ(view.listed["/home/u/.config/Code/User/workspaceStorage/abc"], 1);
+  EXPECT_EQ(view.listed["/home/u/.config/Code/User/globalStorage"], 1);
+  EXPECT_EQ(view.listed["/home/u"], 1);
+  EXPECT_EQ(view.listed["/"], 1);
+  std::set<std::string> kinds;
+  for (const FileParseRecord& f : report.files) kinds.insert(f.kind);
+  EXPECT_TRUE(kinds.count("workspace_state_db"));
+  EXPECT_TRUE(kinds.count("state_db_wal"));
+  EXPECT_TRUE(kinds.count("global_state_db"));
+  EXPECT_TRUE(report.errors.empty());
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace roo

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -161,6 +162,18 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     progress_update("parsing", where, files, "files", bytes, total(bytes, planned));
   };
 
+  // The rows are joined on a thread of their own while the workers' reports are merged and this part's report is
+  // serialised: the join is a kernel copy of every row (hundreds of MB for a big task), the rest is CPU work.
+  std::future<bool> joining;
+  setup.workers_stopped = [&](bool all_opened) {
+    if (all_opened)
+      joining = std::async(std::launch::async, [&paths, workers = setup.workers] {
+        return join_worker_outputs(paths.rows, paths.body, workers, false);
+      });
+  };
+  auto joined = [&] {
+    return joining.valid() ? joining.get() : join_worker_outputs(paths.rows, paths.body, setup.workers, false);
+  };
   ScanWorkersResult scanned = scan_with_workers(setup);
   PartReport part;
   part.fs_type = scanned.fs_type;
@@ -176,12 +189,25 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     progress_update("parsing", where, files_done, "files", bytes_done, total(bytes_done, bytes_planned), true);
     part.scan = std::move(scanned.scan);
     part.counts = std::move(scanned.counts);
-    const bool joined = join_worker_outputs(paths.rows, paths.body, setup.workers, false);
-    part.status = scanned.write_ok && joined ? "parsed" : "failed";
-    if (opts.deep && job.partition && !job.custom && part.status == "parsed")  // issue 5 Carving, after the scan
+    auto settle = [&](bool joined_ok) {
+      part.status = scanned.write_ok && joined_ok ? "parsed" : "failed";
+      if (part.status == "failed")
+        part.reason = scanned.why.empty() ? "writing rows failed (disk full?)" : scanned.why;
+    };
+    if (!(opts.deep && job.partition && !job.custom)) {
+      // Nothing is added to the rows after the join: the report is serialised while it runs (again if it fails).
+      settle(true);
+      std::string report = part_report_json(part);
+      if (!joined()) {
+        settle(false);
+        report = part_report_json(part);
+      }
+      write_file(paths.report, report);
+      return;
+    }
+    settle(joined());
+    if (part.status == "parsed")  // issue 5 Carving, after the scan
       carve_partition(opts, *job.partition, job.gaps, setup.open_view, paths.rows, paths.body, part);
-    if (part.status == "failed")
-      part.reason = scanned.why.empty() ? "writing rows failed (disk full?)" : scanned.why;
   }
   write_file(paths.report, part_report_json(part));
 }

@@ -39,6 +39,9 @@ struct ScanWorkersSetup {
   std::function<void(int64_t files, uint64_t bytes, uint64_t planned)> file_done;
   // Called (under the same lock) when a worker has opened its view, with the file system's type.
   std::function<void(const std::string& fs_type)> opened;
+  // Called once every worker has stopped, before their reports are merged, with whether every worker opened the file
+  // system: from then on their rows can be joined (join_worker_outputs) while the reports are merged.
+  std::function<void(bool all_opened)> workers_stopped;
 };
 
 struct ScanWorkersResult {

@@ -126,7 +126,7 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   setup.open_view = [&](std::string* why) -> std::unique_ptr<FileSystemView> {
     if (!job.partition) return std::make_unique<FolderFileSystem>(opts.folder);
     try {
-      std::unique_ptr<tsk::Image> image = tsk::Image::open(opts.image_paths);
+      std::unique_ptr<tsk::Image> image = tsk::Image::open(opts.image_paths, tsk::Image::Checks::reopen);
       return image->open_fs(*job.partition, fs::path(opts.image_paths.front()).filename().string(), why);
     } catch (const std::exception& e) {
       *why = e.what();

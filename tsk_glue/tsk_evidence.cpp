@@ -286,7 +286,7 @@ void check_split_raw(const std::vector<std::string>& paths, TSK_IMG_INFO* img, I
 
 }  // namespace
 
-std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths) {
+std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths, Checks checks) {
   if (paths.empty()) throw EvidenceError("", kExitEvidenceUnusable, "no image file given");
   for (size_t i = 0; i < paths.size(); ++i) check_file(paths[i], i > 0);
   const std::string& first = paths.front();
@@ -322,7 +322,9 @@ std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths) {
     if (raw_img->images && raw_img->images[i]) info.segments.emplace_back(raw_img->images[i]);
   for (size_t i = paths.size(); i < info.segments.size(); ++i) check_file(info.segments[i], true);
 
-  if (TSK_IMG_TYPE_ISEWF(raw_img->itype)) {
+  if (checks == Checks::reopen) {
+    // checked by the run's first open
+  } else if (TSK_IMG_TYPE_ISEWF(raw_img->itype)) {
     check_ewf(paths, info, true);
   } else if (TSK_IMG_TYPE_ISRAW(raw_img->itype) && hdr.ewf1) {
     // libtsk's EWF backend refused it and it fell back to raw: say why instead of reading EWF as raw bytes

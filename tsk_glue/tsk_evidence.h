@@ -53,7 +53,13 @@ class Image {
   // chain, and for split raw by whether the volume system / file system reaches past the end).
   // A readable file that holds no known image format opens as raw: that is not an error here;
   // open_fs() then reports that no file system was found.
-  static std::unique_ptr<Image> open(const std::vector<std::string>& paths);
+  //
+  // checks: all (the run's first open), or reopen: the same evidence opened again by a worker after the run's own
+  // open passed. A reopen skips the EWF segment-table read through libewf and the split-raw extent probe (a volume
+  // system and every file system type libtsk knows): they give the same answer every time, and cost tens of ms per
+  // worker on a small image and far more on a large E01. Its info() then has no warnings or stored hashes.
+  enum class Checks { all, reopen };
+  static std::unique_ptr<Image> open(const std::vector<std::string>& paths, Checks checks = Checks::all);
   ~Image();
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;

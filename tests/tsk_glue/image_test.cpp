@@ -362,5 +362,36 @@ TEST(TskImageErrors, TruncatedSingleRawIsOnlyAWarning) {
   EXPECT_NE(view->errors()[0].find("image ends"), std::string::npos) << view->errors()[0];
 }
 
+// A worker reopens evidence the run's first open has checked: the same disk and file systems, without the EWF
+// segment-table read (no stored hashes) or the split-raw extent probe (no truncation warning).
+TEST(TskImage, ReopenSkipsTheChecksButOpensTheSameFileSystems) {
+  auto checked = Image::open({image("demo.E01")});
+  auto reopened = Image::open({image("demo.E01")}, Image::Checks::reopen);
+  EXPECT_FALSE(checked->info().stored_md5.empty());
+  EXPECT_TRUE(reopened->info().stored_md5.empty());
+  EXPECT_EQ(reopened->info().size, checked->info().size);
+  auto a = allocated(reopened->partitions()), b = allocated(checked->partitions());
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    std::string why_a, why_b;
+    auto va = reopened->open_fs(a[i], "demo.E01", &why_a), vb = checked->open_fs(b[i], "demo.E01", &why_b);
+    ASSERT_TRUE(va && vb) << why_a << why_b;
+    EXPECT_EQ(va->volume().fs_type, vb->volume().fs_type);
+    EXPECT_EQ(va->volume().partition_offset, vb->volume().partition_offset);
+  }
+
+  TempDir t;
+  std::string cut = (t.path() / "cut.img").string();
+  fs::copy_file(image("linux-ext4.raw.001"), cut);
+  EXPECT_EQ(Image::open({cut})->info().warnings.size(), 1u);
+  auto quick = Image::open({cut}, Image::Checks::reopen);
+  EXPECT_TRUE(quick->info().warnings.empty());
+  std::string why;
+  auto view = quick->open_fs(quick->partitions().at(0), "cut.img", &why);
+  ASSERT_TRUE(view) << why;
+  ASSERT_FALSE(view->errors().empty());  // open_fs still says where the image ends
+  EXPECT_NE(view->errors()[0].find("image ends"), std::string::npos) << view->errors()[0];
+}
+
 }  // namespace
 }  // namespace roo::tsk

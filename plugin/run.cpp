@@ -82,6 +82,7 @@ struct PartitionJob {
   std::optional<CustomStoragePath> custom;
   int custom_number = 0;
   std::vector<tsk::Partition> gaps = {};  // --deep: the image's unpartitioned space, carved by the first partition's job
+  std::string image_type = {};  // libtsk's name for the image's format, as the run's open found it: workers reopen it so
 };
 
 // Fault injection for the isolation test (tests/plugin/e2e_test.py test_worker_crash): with
@@ -126,7 +127,7 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   setup.open_view = [&](std::string* why) -> std::unique_ptr<FileSystemView> {
     if (!job.partition) return std::make_unique<FolderFileSystem>(opts.folder);
     try {
-      std::unique_ptr<tsk::Image> image = tsk::Image::open(opts.image_paths, tsk::Image::Checks::reopen);
+      std::unique_ptr<tsk::Image> image = tsk::Image::reopen(opts.image_paths, job.image_type);
       return image->open_fs(*job.partition, fs::path(opts.image_paths.front()).filename().string(), why);
     } catch (const std::exception& e) {
       *why = e.what();
@@ -449,7 +450,7 @@ int run(const RunOptions& opts) {
     if (opts.verify) report.verification = verify_with_progress(opts, *report.image);
     for (const tsk::Partition& p : image->partitions()) {
       report.partitions.push_back({p, {}});
-      if (p.kind == tsk::Partition::allocated) jobs.push_back({p.index, p, std::nullopt, 0});
+      if (p.kind == tsk::Partition::allocated) jobs.push_back({p.index, p, std::nullopt, 0, {}, report.image->type});
     }
     if (opts.deep && !jobs.empty())  // unpartitioned space is carved once, by the first partition's worker
       for (const tsk::Partition& p : image->partitions())

@@ -286,7 +286,20 @@ void check_split_raw(const std::vector<std::string>& paths, TSK_IMG_INFO* img, I
 
 }  // namespace
 
-std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths, Checks checks) {
+std::unique_ptr<Image> Image::wrap(TSK_IMG_INFO* raw_img, const std::vector<std::string>& paths) {
+  std::unique_ptr<Image> image(new Image());
+  image->img_ = std::shared_ptr<TSK_IMG_INFO>(raw_img, [](TSK_IMG_INFO* i) { tsk_img_close(i); });
+  image->paths_ = paths;
+  ImageInfo& info = image->info_;
+  info.type = tsk_img_type_toname(raw_img->itype);
+  info.size = static_cast<uint64_t>(raw_img->size);
+  info.sector_size = raw_img->sector_size;
+  for (int i = 0; i < raw_img->num_img; ++i)
+    if (raw_img->images && raw_img->images[i]) info.segments.emplace_back(raw_img->images[i]);
+  return image;
+}
+
+std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths) {
   if (paths.empty()) throw EvidenceError("", kExitEvidenceUnusable, "no image file given");
   for (size_t i = 0; i < paths.size(); ++i) check_file(paths[i], i > 0);
   const std::string& first = paths.front();
@@ -311,20 +324,11 @@ std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths, Checks
       tsk_img_open_utf8(static_cast<int>(names.size()), names.data(), TSK_IMG_TYPE_DETECT, 0);
   if (!raw_img) throw EvidenceError(first, kExitEvidenceUnusable, "cannot open image: " + take_tsk_error("unknown error"));
 
-  std::unique_ptr<Image> image(new Image());
-  image->img_ = std::shared_ptr<TSK_IMG_INFO>(raw_img, [](TSK_IMG_INFO* i) { tsk_img_close(i); });
-  image->paths_ = paths;
+  std::unique_ptr<Image> image = wrap(raw_img, paths);
   ImageInfo& info = image->info_;
-  info.type = tsk_img_type_toname(raw_img->itype);
-  info.size = static_cast<uint64_t>(raw_img->size);
-  info.sector_size = raw_img->sector_size;
-  for (int i = 0; i < raw_img->num_img; ++i)
-    if (raw_img->images && raw_img->images[i]) info.segments.emplace_back(raw_img->images[i]);
   for (size_t i = paths.size(); i < info.segments.size(); ++i) check_file(info.segments[i], true);
 
-  if (checks == Checks::reopen) {
-    // checked by the run's first open
-  } else if (TSK_IMG_TYPE_ISEWF(raw_img->itype)) {
+  if (TSK_IMG_TYPE_ISEWF(raw_img->itype)) {
     check_ewf(paths, info, true);
   } else if (TSK_IMG_TYPE_ISRAW(raw_img->itype) && hdr.ewf1) {
     // libtsk's EWF backend refused it and it fell back to raw: say why instead of reading EWF as raw bytes
@@ -336,6 +340,20 @@ std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths, Checks
     check_split_raw(paths, raw_img, info);
   }
   if (info.size == 0) throw EvidenceError(first, kExitEvidenceUnusable, "image has no data (0 bytes)");
+  return image;
+}
+
+std::unique_ptr<Image> Image::reopen(const std::vector<std::string>& paths, const std::string& type) {
+  if (paths.empty()) throw EvidenceError("", kExitEvidenceUnusable, "no image file given");
+  std::vector<const char*> names;
+  for (const auto& p : paths) names.push_back(p.c_str());
+  TSK_IMG_TYPE_ENUM itype = tsk_img_type_toid_utf8(type.c_str());
+  if (itype == TSK_IMG_TYPE_UNSUPP) itype = TSK_IMG_TYPE_DETECT;
+  TSK_IMG_INFO* raw_img = tsk_img_open_utf8(static_cast<int>(names.size()), names.data(), itype, 0);
+  if (!raw_img)
+    throw EvidenceError(paths.front(), kExitEvidenceUnusable, "cannot open image: " + take_tsk_error("unknown error"));
+  std::unique_ptr<Image> image = wrap(raw_img, paths);
+  if (image->info_.size == 0) throw EvidenceError(paths.front(), kExitEvidenceUnusable, "image has no data (0 bytes)");
   return image;
 }
 

@@ -53,13 +53,13 @@ class Image {
   // chain, and for split raw by whether the volume system / file system reaches past the end).
   // A readable file that holds no known image format opens as raw: that is not an error here;
   // open_fs() then reports that no file system was found.
-  //
-  // checks: all (the run's first open), or reopen: the same evidence opened again by a worker after the run's own
-  // open passed. A reopen skips the EWF segment-table read through libewf and the split-raw extent probe (a volume
-  // system and every file system type libtsk knows): they give the same answer every time, and cost tens of ms per
-  // worker on a small image and far more on a large E01. Its info() then has no warnings or stored hashes.
-  enum class Checks { all, reopen };
-  static std::unique_ptr<Image> open(const std::vector<std::string>& paths, Checks checks = Checks::all);
+  static std::unique_ptr<Image> open(const std::vector<std::string>& paths);
+  // The same evidence opened again by a worker, after open() has checked it and found its type (info().type):
+  // libtsk opens it as that type instead of trying every format (each try zeroes a 2 MiB image cache, about 10 ms
+  // of page faults in a VM), and the EWF segment-table read through libewf and the split-raw extent probe (a volume
+  // system and every file system type libtsk knows) are not repeated: same answer every time, more cost on a large
+  // E01. Its info() has no warnings or stored hashes. Throws EvidenceError as open() does.
+  static std::unique_ptr<Image> reopen(const std::vector<std::string>& paths, const std::string& type);
   ~Image();
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;
@@ -78,6 +78,7 @@ class Image {
 
  private:
   Image() = default;
+  static std::unique_ptr<Image> wrap(TSK_IMG_INFO* img, const std::vector<std::string>& paths);  // owns img
   std::shared_ptr<TSK_IMG_INFO> img_;
   ImageInfo info_;
   std::vector<std::string> paths_;

@@ -362,11 +362,12 @@ TEST(TskImageErrors, TruncatedSingleRawIsOnlyAWarning) {
   EXPECT_NE(view->errors()[0].find("image ends"), std::string::npos) << view->errors()[0];
 }
 
-// A worker reopens evidence the run's first open has checked: the same disk and file systems, without the EWF
-// segment-table read (no stored hashes) or the split-raw extent probe (no truncation warning).
+// A worker reopens evidence the run's first open has checked, as the type that open found: the same disk and file
+// systems, without the EWF segment-table read (no stored hashes) or the split-raw extent probe (no truncation warning).
 TEST(TskImage, ReopenSkipsTheChecksButOpensTheSameFileSystems) {
   auto checked = Image::open({image("demo.E01")});
-  auto reopened = Image::open({image("demo.E01")}, Image::Checks::reopen);
+  auto reopened = Image::reopen({image("demo.E01")}, checked->info().type);
+  EXPECT_EQ(reopened->info().type, "ewf");
   EXPECT_FALSE(checked->info().stored_md5.empty());
   EXPECT_TRUE(reopened->info().stored_md5.empty());
   EXPECT_EQ(reopened->info().size, checked->info().size);
@@ -384,7 +385,7 @@ TEST(TskImage, ReopenSkipsTheChecksButOpensTheSameFileSystems) {
   std::string cut = (t.path() / "cut.img").string();
   fs::copy_file(image("linux-ext4.raw.001"), cut);
   EXPECT_EQ(Image::open({cut})->info().warnings.size(), 1u);
-  auto quick = Image::open({cut}, Image::Checks::reopen);
+  auto quick = Image::reopen({cut}, "raw");
   EXPECT_TRUE(quick->info().warnings.empty());
   std::string why;
   auto view = quick->open_fs(quick->partitions().at(0), "cut.img", &why);

@@ -49,6 +49,7 @@ const std::vector<FileMeta>& ListingCache::listing(const FileMeta& dir, std::vec
   const size_t errors_before = base_.errors().size();
   scratch = base_.list_dir(dir);
   if (base_.errors().size() != errors_before) return scratch;  // listed again next time, its errors with it
+  if (scratch.size() > kMaxKeptEntries) return scratch;         // listed again if asked: see kMaxKeptEntries
   return kept_.emplace(std::move(key), std::move(scratch)).first->second;
 }
 

@@ -72,9 +72,12 @@ struct RootContents {
 // grow), so a directory that cannot be read is listed again each time and its errors are reported as often as
 // before. Listings are the view's, whole (allocated, deleted and reallocated names): callers filter as before.
 // Everything else is passed through. One per scan (not shared between threads); the evidence does not change while
-// it lives.
+// it lives. A listing of more than kMaxKeptEntries names is not kept either: the directories listed again are small
+// (a home, .config, a workspaceStorage/<hash>), and a temp folder of 100,000 files held for the whole scan would
+// cost tens of MB of memory for nothing.
 class ListingCache : public FileSystemView {
  public:
+  static constexpr size_t kMaxKeptEntries = 4096;
   explicit ListingCache(FileSystemView& base) : base_(base) {}
   const VolumeInfo& volume() const override { return base_.volume(); }
   FileMeta root() override { return base_.root(); }

@@ -979,6 +979,27 @@ TEST(ListingCache, KeepsOnlyListingsThatRaisedNoError) {
   fs::remove_all(dir);
 }
 
+// A directory of more names than the cache keeps (a big temp folder) is listed each time it is asked for, with the
+// same names: memory stays bounded by the small directories the catalog revisits.
+TEST(ListingCache, BigDirectoriesAreNotKept) {
+  char dir[] = "/tmp/roo-disc-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  for (size_t i = 0; i <= ListingCache::kMaxKeptEntries; ++i)  // one name more than kept
+    write(fs::path(dir) / "big" / ("f" + std::to_string(i)), "");
+  write(fs::path(dir) / "small/a", "");
+  CountingView view(dir);
+  ListingCache cache(view);
+  const auto top = children(cache, cache.root(), "*", true);
+  ASSERT_EQ(names_of(top), (std::vector<std::string>{"big", "small"}));
+  EXPECT_EQ(cache.list_dir(top[0]).size(), ListingCache::kMaxKeptEntries + 1);
+  EXPECT_EQ(cache.list_dir(top[0]).size(), ListingCache::kMaxKeptEntries + 1);
+  EXPECT_EQ(view.listed["/big"], 2);
+  cache.list_dir(top[1]);
+  cache.list_dir(top[1]);
+  EXPECT_EQ(view.listed["/small"], 1);
+  fs::remove_all(dir);
+}
+
 // The stores of a home: every directory discovery and the stores read is listed once (a workspaceStorage/<hash>
 // three times before: to find state.vscdb, for workspace.json beside it, and for its -wal), and the rows are those
 // of a scan without the cache.

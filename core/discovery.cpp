@@ -554,8 +554,8 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     out.end_source(index_sha);
   };
 
-  // --threads: each task directory is a work unit, done by the worker that claims it first; the workers try the
-  // largest first so none is left with a big one at the end (core/work_split.h). Rows still come out in name order.
+  // --threads: each task directory is a work unit, done by the worker that claims it first; the workers try the big
+  // ones first so none is left with a big one at the end (core/work_split.h). Rows still come out in name order.
   std::vector<size_t> order(rc.tasks.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   const int64_t first_unit = opts.split ? opts.split->reserve_task_units(rc.tasks, order) : 0;

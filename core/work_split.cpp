@@ -10,9 +10,16 @@ int64_t WorkSplit::reserve_task_units(const std::vector<TaskDir>& tasks, std::ve
   last_numbered_ += static_cast<int64_t>(tasks.size());
   std::vector<uint64_t> bytes(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i) bytes[i] = task_dir_bytes(tasks[i]);
+  const uint64_t total = std::accumulate(bytes.begin(), bytes.end(), uint64_t{0});
+  const uint64_t big = total / (8 * static_cast<uint64_t>(std::max(1, workers())));
   order.resize(tasks.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bytes[a] > bytes[b]; });
+  // The big tasks first, largest first; then the others in name order (stable_sort keeps it among equals).
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const bool a_big = bytes[a] > big, b_big = bytes[b] > big;
+    if (a_big != b_big) return a_big;
+    return a_big && bytes[a] > bytes[b];
+  });
   return first;
 }
 

@@ -3,8 +3,9 @@
 //
 // Every worker walks the same catalog in the same order (discovery is deterministic), so each sees the same sequence
 // of work units, numbered alike: a task directory is a unit, and so is each stretch of other work between a root's
-// task directories. A task unit is done by the worker that claims it first (the workers try a root's tasks largest
-// first, so the big ones start early and the small ones fill in around them); every other unit belongs to worker 0.
+// task directories. A task unit is done by the worker that claims it first (the workers try a root's big tasks first,
+// so they start early, and the others in name order, so units close roughly in unit order and their rows can be
+// joined while the workers run: plugin/scan_workers.cpp); every other unit belongs to worker 0.
 // A worker parses only the task units it claimed; the rows of other non-task units it passes through are dropped
 // (plugin/scan_workers.cpp puts a gate in front of its sinks), and the run joins the workers' outputs back in unit
 // order, so rows come out as one thread writes them, whoever did the work.
@@ -58,7 +59,9 @@ class WorkSplit {
   int workers() const { return shared_->workers(); }
 
   // Numbers a root's task directories as units (tasks[i] is unit first + i, the returned first) and puts `order` in
-  // the order to try them: largest first (by the bytes of their files), ties by name.
+  // the order to try them: first the big ones, largest first (by the bytes of their files; ties by name), then the
+  // others in name order. A task is big when it holds more than 1/(8 x workers) of the root's bytes: a small one left
+  // to the end then keeps the other workers waiting for at most that.
   int64_t reserve_task_units(const std::vector<TaskDir>& tasks, std::vector<size_t>& order);
   // Enters task unit `unit`; true when this worker claimed it (no other worker had).
   bool claim_task_unit(int64_t unit);

@@ -19,14 +19,28 @@ TaskDir task_of(const std::string& name, uint64_t ui_bytes) {
   return td;
 }
 
-TEST(WorkSplit, TasksAreNumberedInNameOrderAndTriedLargestFirst) {
+TEST(WorkSplit, TasksAreNumberedInNameOrderAndTriedBigOnesFirst) {
   auto shared = std::make_shared<WorkSplit::Shared>(2);
   WorkSplit split(shared, 1);
   std::vector<size_t> order;
-  const std::vector<TaskDir> tasks = {task_of("a", 10), task_of("b", 100), task_of("c", 50), task_of("d", 50)};
-  EXPECT_EQ(split.reserve_task_units(tasks, order), 1);  // unit 0 is the work before the first task
-  EXPECT_EQ(order, (std::vector<size_t>{1, 2, 3, 0}));   // b, then c and d (a tie keeps name order), then a
-  EXPECT_EQ(split.reserve_task_units({task_of("e", 5)}, order), 5);
+  // 2 workers: big is more than 1/16 of the root's bytes. a, c, d and f are big, b, e and g are not.
+  const std::vector<TaskDir> tasks = {task_of("a", 100), task_of("b", 1),   task_of("c", 500), task_of("d", 500),
+                                      task_of("e", 20),  task_of("f", 300), task_of("g", 10)};
+  EXPECT_EQ(split.reserve_task_units(tasks, order), 1);         // unit 0 is the work before the first task
+  EXPECT_EQ(order, (std::vector<size_t>{2, 3, 5, 0, 1, 4, 6}));  // c, d (a tie keeps name order), f, a; then b, e, g
+  EXPECT_EQ(split.reserve_task_units({task_of("h", 5)}, order), 8);
+}
+
+TEST(WorkSplit, WithNoBigTaskEveryTaskIsTriedInNameOrder) {
+  auto shared = std::make_shared<WorkSplit::Shared>(4);  // big: more than 1/32 of the bytes
+  WorkSplit split(shared, 0);
+  std::vector<TaskDir> tasks;
+  for (int i = 0; i < 40; ++i) tasks.push_back(task_of("t" + std::to_string(100 + i), 10 + (i * 7) % 3));
+  std::vector<size_t> order;
+  split.reserve_task_units(tasks, order);
+  std::vector<size_t> names(tasks.size());
+  for (size_t i = 0; i < names.size(); ++i) names[i] = i;
+  EXPECT_EQ(order, names);
 }
 
 TEST(WorkSplit, EachTaskUnitGoesToTheFirstWorkerToClaimIt) {

@@ -163,14 +163,12 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     progress_update("parsing", where, files, "files", bytes, total(bytes, planned));
   };
 
-  // The rows are joined on a thread of their own while the workers' reports are merged and this part's report is
-  // serialised: the join is a kernel copy of every row (hundreds of MB for a big task), the rest is CPU work.
+  // The join is finished on a thread of their own while the workers' reports are merged and this part's report is
+  // serialised: what is left of it is a kernel copy of the rows the workers wrote last (or of every row, when the
+  // join could not go along with them: plugin/scan_workers.cpp), the rest is CPU work.
   std::future<bool> joining;
-  setup.workers_stopped = [&](bool all_opened) {
-    if (all_opened)
-      joining = std::async(std::launch::async, [&paths, workers = setup.workers] {
-        return join_worker_outputs(paths.rows, paths.body, workers, false);
-      });
+  setup.workers_stopped = [&](bool all_opened, std::function<bool()> join) {
+    if (all_opened) joining = std::async(std::launch::async, std::move(join));
   };
   auto joined = [&] {
     return joining.valid() ? joining.get() : join_worker_outputs(paths.rows, paths.body, setup.workers, false);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -75,8 +76,12 @@ struct SharedProgress {
   uint64_t bytes = 0, planned = 0;
 };
 
+class OrderedJoin;
+void unit_opened(OrderedJoin* join);
+void unit_closed(OrderedJoin* join, const UnitSpan& span);
+
 void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<WorkSplit::Shared>& shared,
-                SharedProgress& progress, WorkerRun& out) {
+                SharedProgress& progress, OrderedJoin* ordered_join, WorkerRun& out) {
   WorkSplit split(shared, k);  // abandoned when it goes out of scope, however this ends: nobody waits for a dead worker
   const WorkerFiles wf = worker_files(setup.rows, setup.body, k);
   std::FILE* rows = std::fopen(wf.rows.c_str(), "wb");
@@ -134,6 +139,7 @@ void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<Work
       std::fprintf(units, "open %" PRId64 " %" PRIu64 " %" PRIu64 "\n", unit, open.rows_begin, open.body_begin);
       std::fflush(units);
       is_open = true;
+      unit_opened(ordered_join);
     };
     auto close_unit = [&] {
       if (!is_open) return;
@@ -144,6 +150,7 @@ void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<Work
       std::fflush(units);
       out.units.push_back(open);
       is_open = false;
+      unit_closed(ordered_join, open);
     };
     split.on_unit = [&](int64_t unit, bool mine) {
       close_unit();
@@ -252,6 +259,119 @@ std::vector<UnitSpan> read_units(const WorkerFiles& wf, int worker) {
   return spans;
 }
 
+// Joins the workers' rows and body lines while they run: each unit, once closed, is copied to the end of the joined
+// files as soon as every unit before it is there. The workers take the small tasks in name order (core/work_split.h),
+// so the units close roughly in unit order and little is left to copy when the last worker stops; the end-of-run
+// join copied every row (316 MB on the benchmark image, 0.15 s with nothing else to do). The workers' files and units
+// files are written as before and kept until the join is complete: a crash still leaves what join_worker_outputs
+// (recovering) needs, and anything short of a complete join falls back to it.
+class OrderedJoin {
+ public:
+  OrderedJoin(fs::path rows, fs::path body, int workers)
+      : rows_(std::move(rows)), body_(std::move(body)), workers_(workers) {
+    thread_ = std::thread([this] { copy_loop(); });
+  }
+  ~OrderedJoin() {
+    stop();
+    if (!finished_) {  // the rows are not to be joined (a worker could not open the file system)
+      std::error_code ec;
+      fs::remove(rows_, ec);
+      fs::remove(body_, ec);
+    }
+  }
+
+  void opened() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++opened_;
+  }
+  // A worker closed a unit: its files hold every byte of it (position() flushed them).
+  void closed(const UnitSpan& span) {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_[span.unit] = span;
+    cv_.notify_all();
+  }
+  // After every worker has stopped: copies what is left and says whether every unit any worker opened is joined.
+  // Then the workers' files are removed; otherwise they are kept for join_worker_outputs.
+  bool finish() {
+    stop();
+    finished_ = true;
+    const bool complete = ok_ && closed_.empty() && joined_ == opened_;
+    if (complete) {
+      std::error_code ec;
+      for (int k = 0; k < workers_; ++k) {
+        const WorkerFiles wf = worker_files(rows_, body_, k);
+        for (const fs::path& p : {wf.rows, wf.body, wf.units}) fs::remove(p, ec);
+      }
+    }
+    return complete;  // if not, join_worker_outputs writes the joined files afresh
+  }
+
+ private:
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stopping_ = true;
+      cv_.notify_all();
+    }
+    if (thread_.joinable()) thread_.join();
+  }
+
+  void copy_loop() {
+    const int rows_out = open(rows_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int body_out = open(body_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    std::vector<int> rows_in(static_cast<size_t>(workers_), -1), body_in(static_cast<size_t>(workers_), -1);
+    bool ok = rows_out >= 0 && body_out >= 0;
+    int64_t next = 0;  // the unit to join next
+    std::unique_lock<std::mutex> lock(mu_);
+    while (ok) {
+      cv_.wait(lock, [&] { return stopping_ || closed_.count(next); });
+      auto it = closed_.find(next);
+      if (it == closed_.end()) break;  // stopping, and the next unit never closed: the workers are done
+      std::vector<UnitSpan> ready;
+      for (; it != closed_.end() && it->first == next; it = closed_.erase(it), ++next) ready.push_back(it->second);
+      lock.unlock();
+      for (const UnitSpan& s : ready) {
+        const size_t w = static_cast<size_t>(s.worker);
+        if (rows_in[w] < 0) {  // opened once the worker has closed a unit: its files exist by then
+          const WorkerFiles wf = worker_files(rows_, body_, s.worker);
+          rows_in[w] = open(wf.rows.c_str(), O_RDONLY | O_CLOEXEC);
+          body_in[w] = open(wf.body.c_str(), O_RDONLY | O_CLOEXEC);
+        }
+        ok = ok && rows_in[w] >= 0 && body_in[w] >= 0 && copy_range(rows_out, rows_in[w], s.rows_begin, s.rows_end) &&
+             copy_range(body_out, body_in[w], s.body_begin, s.body_end);
+      }
+      lock.lock();
+      joined_ += static_cast<int64_t>(ready.size());
+    }
+    ok_ = ok;
+    lock.unlock();
+    for (int fd : rows_in)
+      if (fd >= 0) close(fd);
+    for (int fd : body_in)
+      if (fd >= 0) close(fd);
+    if (rows_out >= 0 && close(rows_out) != 0) ok_ = false;
+    if (body_out >= 0 && close(body_out) != 0) ok_ = false;
+  }
+
+  const fs::path rows_, body_;
+  const int workers_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<int64_t, UnitSpan> closed_;  // closed, not yet joined
+  int64_t opened_ = 0, joined_ = 0;
+  bool stopping_ = false;
+  bool ok_ = true;
+  bool finished_ = false;
+};
+
+void unit_opened(OrderedJoin* join) {
+  if (join) join->opened();
+}
+void unit_closed(OrderedJoin* join, const UnitSpan& span) {
+  if (join) join->closed(span);
+}
+
 }  // namespace
 
 WorkerFiles worker_files(const fs::path& rows, const fs::path& body, int worker) {
@@ -295,7 +415,7 @@ bool join_worker_outputs(const fs::path& rows, const fs::path& body, int workers
   std::sort(spans.begin(), spans.end(), [](const UnitSpan& a, const UnitSpan& b) { return a.unit < b.unit; });
   bool ok = true;
   // One worker's files that hold every row in unit order (one thread, or the others had nothing): moved, not
-  // copied. A worker takes a root's tasks largest first, so its units can lie in its files out of unit order: then
+  // copied. A worker takes a root's big tasks first, so its units can lie in its files out of unit order: then
   // they are copied in order like several workers' (a worker that started late and found every task taken once
   // made the output depend on timing).
   std::set<int> writers;
@@ -355,16 +475,24 @@ ScanWorkersResult scan_with_workers(const ScanWorkersSetup& setup) {
   auto shared = std::make_shared<WorkSplit::Shared>(workers);
   SharedProgress progress;
   std::vector<WorkerRun> runs(static_cast<size_t>(workers));
+  // One thread's files are moved into place at the end (join_worker_outputs): there is nothing to join as they go.
+  std::shared_ptr<OrderedJoin> ordered_join =
+      workers > 1 ? std::make_shared<OrderedJoin>(setup.rows, setup.body, workers) : nullptr;
   if (workers == 1) {
-    run_worker(setup, 0, shared, progress, runs[0]);
+    run_worker(setup, 0, shared, progress, nullptr, runs[0]);
   } else {
     std::vector<std::thread> threads;
     for (int k = 0; k < workers; ++k)
-      threads.emplace_back([&, k] { run_worker(setup, k, shared, progress, runs[static_cast<size_t>(k)]); });
+      threads.emplace_back(
+          [&, k] { run_worker(setup, k, shared, progress, ordered_join.get(), runs[static_cast<size_t>(k)]); });
     for (std::thread& t : threads) t.join();
   }
   if (setup.workers_stopped)
-    setup.workers_stopped(std::all_of(runs.begin(), runs.end(), [](const WorkerRun& r) { return r.opened; }));
+    setup.workers_stopped(std::all_of(runs.begin(), runs.end(), [](const WorkerRun& r) { return r.opened; }),
+                          [ordered_join, rows = setup.rows, body = setup.body, workers] {
+                            if (ordered_join && ordered_join->finish()) return true;
+                            return join_worker_outputs(rows, body, workers, false);
+                          });
 
   ScanWorkersResult result;
   result.opened = true;

@@ -1,7 +1,9 @@
 // One file system scanned by several worker threads (--threads), its rows joined back in the order one thread writes
 // them (core/work_split.h says how the work is shared). Each worker has its own libtsk handles (reference/tsk.md §1.7:
 // an image or file-system handle is not to be shared between threads), its own rows and body files and a units file
-// saying which byte ranges of them belong to which work unit; join_worker_outputs() puts the ranges in unit order.
+// saying which byte ranges of them belong to which work unit. With several workers the ranges are copied into the
+// joined files in unit order as the units close (the join the workers_stopped callback is given finishes it);
+// join_worker_outputs() puts them in order from the files alone, when that join cannot be completed or after a crash.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -40,8 +42,10 @@ struct ScanWorkersSetup {
   // Called (under the same lock) when a worker has opened its view, with the file system's type.
   std::function<void(const std::string& fs_type)> opened;
   // Called once every worker has stopped, before their reports are merged, with whether every worker opened the file
-  // system: from then on their rows can be joined (join_worker_outputs) while the reports are merged.
-  std::function<void(bool all_opened)> workers_stopped;
+  // system and what joins their rows into `rows` and `body` (to be called once, on any thread, while the reports are
+  // merged): with several workers it finishes the join they started as they went, or falls back to
+  // join_worker_outputs; returns false when a file cannot be written. Not calling it leaves the workers' files.
+  std::function<void(bool all_opened, std::function<bool()> join)> workers_stopped;
 };
 
 struct ScanWorkersResult {

@@ -1,12 +1,19 @@
-// join_worker_outputs (plugin/scan_workers.h) on real files: rows come out in unit order whoever wrote them.
+// join_worker_outputs and scan_with_workers (plugin/scan_workers.h) on real files: rows come out in unit order
+// whoever wrote them.
 #include "plugin/scan_workers.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "core/folder_evidence.h"
+#include "core/work_split.h"
 
 namespace roo {
 namespace {
@@ -23,7 +30,8 @@ std::string read(const fs::path& p) {
 void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
 struct JoinDir {
-  fs::path dir = fs::temp_directory_path() / ("roo-join-" + std::to_string(::getpid()));
+  inline static int made = 0;  // several at once in one test
+  fs::path dir = fs::temp_directory_path() / ("roo-join-" + std::to_string(::getpid()) + "-" + std::to_string(made++));
   fs::path rows = dir / "rows.jsonl", body = dir / "roo.body";
   JoinDir() {
     fs::remove_all(dir);
@@ -68,6 +76,142 @@ TEST(JoinWorkerOutputs, TwoWritersAreInterleavedByUnit) {
   ASSERT_TRUE(join_worker_outputs(d.rows, d.body, 2, false));
   EXPECT_EQ(read(d.rows), "unit0\nunit1\nunit2\n");
   EXPECT_EQ(read(d.body), "b0\nb1\nb2\n");
+}
+
+// scan_with_workers driven by a scan that plays one root of `tasks` task directories (core/work_split.h's units):
+// each task's unit gets one row naming it, and worker 0 writes a row before the tasks and one after them.
+struct PlayedRoot {
+  int tasks = 6;
+  // Called in the unit of task i, by the worker that claimed it, before its row.
+  std::function<void(int task, const ScanWorkersSetup& setup)> in_task;
+};
+
+std::string expected_texts(int tasks) {
+  std::string texts = "before\n";
+  for (int i = 0; i < tasks; ++i) texts += "task " + std::to_string(i) + "\n";
+  return texts + "after\n";
+}
+
+// The "text" of every row of a rows file, one a line.
+std::string row_texts(const fs::path& rows) {
+  std::string texts;
+  std::istringstream in(read(rows));
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find("\"text\":\"");
+    texts += at == std::string::npos ? "?" : line.substr(at + 8, line.find('"', at + 8) - at - 8);
+    texts += "\n";
+  }
+  return texts;
+}
+
+// The folder the played rows' provenance names (only its root is looked at, never written): the same for every
+// scan, so their bytes can be compared.
+fs::path played_evidence() { return fs::path(__FILE__).parent_path(); }
+
+struct PlayedScan {
+  JoinDir dir;
+  ScanWorkersSetup setup;
+  bool joined = false;
+  TaskIdentity identity{"vscode", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+
+  PlayedScan(int workers, PlayedRoot root) {
+    setup.workers = workers;
+    setup.rows = dir.rows;
+    setup.body = dir.body;
+    setup.open_view = [](std::string*) { return std::make_unique<FolderFileSystem>(played_evidence().string()); };
+    setup.scan = [this, root](FileSystemView& view, RowSink& out, ScanReport&, const ScanOptions& options) {
+      SourceRef source{&view.volume(), view.root()};
+      auto row = [&](const std::string& text) {
+        Row r;
+        r.kind = "test";
+        r.time_ms = 1700000000000;
+        r.identity = &identity;
+        r.text = text;
+        r.source = &source;
+        out.emit(r);
+        out.end_source(std::string(64, 'a'));
+      };
+      row("before");
+      std::vector<TaskDir> tasks(static_cast<size_t>(root.tasks));
+      for (size_t i = 0; i < tasks.size(); ++i) tasks[i].dir.name = "t" + std::to_string(i);
+      std::vector<size_t> order(tasks.size());  // one worker (no split): every task, in name order
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      const int64_t first = options.split ? options.split->reserve_task_units(tasks, order) : 0;
+      for (size_t i : order) {
+        if (options.split && !options.split->claim_task_unit(first + static_cast<int64_t>(i))) continue;
+        if (root.in_task) root.in_task(static_cast<int>(i), setup);
+        row("task " + std::to_string(i));
+      }
+      if (options.split) options.split->enter_shared_unit();
+      row("after");
+    };
+    setup.workers_stopped = [this](bool all_opened, std::function<bool()> join) {
+      EXPECT_TRUE(all_opened);
+      joined = join();
+    };
+  }
+};
+
+// The rows are joined while the workers run: the last task's worker finds every earlier unit's rows in the joined
+// file before it writes its own (it waits up to 30 s; a join at the end only would never get there).
+TEST(ScanWithWorkers, RowsAreJoinedWhileTheWorkersRun) {
+  bool seen_before_the_end = false;
+  PlayedRoot root;
+  root.in_task = [&](int task, const ScanWorkersSetup& setup) {
+    if (task != root.tasks - 1) return;
+    std::string want = "before\n";
+    for (int i = 0; i < task; ++i) want += "task " + std::to_string(i) + "\n";
+    for (int tries = 0; tries < 3000 && !seen_before_the_end; ++tries) {
+      seen_before_the_end = fs::exists(setup.rows) && row_texts(setup.rows) == want;
+      if (!seen_before_the_end) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  };
+  PlayedScan scan(2, root);
+  const ScanWorkersResult result = scan_with_workers(scan.setup);
+  ASSERT_TRUE(result.opened);
+  EXPECT_TRUE(seen_before_the_end);
+  EXPECT_TRUE(scan.joined);
+  EXPECT_EQ(row_texts(scan.dir.rows), expected_texts(root.tasks));
+  EXPECT_EQ(result.counts.body_lines, root.tasks + 2);
+  for (int k = 0; k < 2; ++k) {  // the workers' files are gone once the join is complete
+    EXPECT_FALSE(fs::exists(worker_files(scan.dir.rows, scan.dir.body, k).rows));
+    EXPECT_FALSE(fs::exists(worker_files(scan.dir.rows, scan.dir.body, k).units));
+  }
+}
+
+TEST(ScanWithWorkers, AnyNumberOfWorkersGivesOneThreadsRowsAndBodyLines) {
+  PlayedScan one(1, PlayedRoot{40, nullptr});
+  scan_with_workers(one.setup);
+  ASSERT_TRUE(one.joined);
+  EXPECT_EQ(row_texts(one.dir.rows), expected_texts(40));
+  const std::string rows = read(one.dir.rows), body = read(one.dir.body);
+  for (int workers : {2, 3, 5}) {
+    PlayedScan many(workers, PlayedRoot{40, nullptr});
+    scan_with_workers(many.setup);
+    ASSERT_TRUE(many.joined);
+    EXPECT_TRUE(read(many.dir.rows) == rows) << workers << " workers";
+    EXPECT_TRUE(read(many.dir.body) == body) << workers << " workers";
+  }
+}
+
+// A worker that fails inside a unit never closes it: the join cannot be completed as the workers went, and the
+// end-of-run join (join_worker_outputs) writes the joined files from the workers' files instead, every finished
+// unit in order.
+TEST(ScanWithWorkers, AUnitLeftOpenFallsBackToTheJoinAtTheEnd) {
+  PlayedRoot root;
+  root.tasks = 8;
+  root.in_task = [](int task, const ScanWorkersSetup&) {
+    if (task == 3) throw std::runtime_error("worker failed in task 3");
+  };
+  PlayedScan scan(2, root);
+  const ScanWorkersResult result = scan_with_workers(scan.setup);
+  EXPECT_FALSE(result.write_ok);
+  EXPECT_TRUE(scan.joined);
+  std::string want = "before\n";
+  for (int i = 0; i < 3; ++i) want += "task " + std::to_string(i) + "\n";
+  EXPECT_EQ(row_texts(scan.dir.rows).substr(0, want.size()), want);
+  EXPECT_EQ(row_texts(scan.dir.rows).find("task 3"), std::string::npos);  // it wrote no row
+  EXPECT_FALSE(fs::exists(worker_files(scan.dir.rows, scan.dir.body, 0).units));  // the end-of-run join ran
 }
 
 }  // namespace

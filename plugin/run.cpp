@@ -4,6 +4,7 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,7 +18,6 @@
 #include <future>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "core/discovery.h"
@@ -56,11 +56,24 @@ int fail(int code, const std::string& msg) {
   return code;
 }
 
+// Reads at the size the file has, in one go: copying it through an ostringstream (`ss << in.rdbuf()`) took 13-21 ms
+// for the benchmark's 1.6 MB part report, all of it on the run's serial tail.
 std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string data;
+  const int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return data;
+  struct stat st {};
+  data.resize(fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0);
+  size_t have = 0;
+  for (;;) {
+    if (have == data.size()) data.resize(have + (1 << 16));  // grew since fstat, or no size known
+    const ssize_t n = read(fd, data.data() + have, data.size() - have);
+    if (n <= 0) break;
+    have += static_cast<size_t>(n);
+  }
+  close(fd);
+  data.resize(have);
+  return data;
 }
 
 bool write_file(const fs::path& p, const std::string& data) {

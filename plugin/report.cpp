@@ -170,8 +170,9 @@ Completeness completeness_of(const std::optional<tsk::Partition>& p, const PartR
         {"the source files after the last one the worker finished (what it searched is unknown: it "
          "wrote no scan report)",
          std::nullopt, part.reason});
-  rapidjson::Document scan;
-  if (part.scan_json.empty() || scan.Parse(part.scan_json.c_str()).HasParseError() || !scan.IsObject()) return c;
+  const rapidjson::Value* section = scan_section(part);
+  if (!section) return c;
+  const rapidjson::Value& scan = *section;
   c.searched = true;
   auto size = [&](const char* key) {
     return scan.HasMember(key) && scan[key].IsArray() ? static_cast<int64_t>(scan[key].Size()) : 0;
@@ -400,9 +401,16 @@ std::string part_report_json(const PartReport& part) {
   return std::string(buf.GetString(), buf.GetSize());
 }
 
+const rapidjson::Value* scan_section(const PartReport& part) {
+  if (!part.read_back || !part.read_back->IsObject()) return nullptr;
+  const auto it = part.read_back->FindMember("scan");
+  return it != part.read_back->MemberEnd() && it->value.IsObject() ? &it->value : nullptr;
+}
+
 PartReport parse_part_report(const std::string& json) {
   PartReport part;
-  rapidjson::Document d;
+  auto read_back = std::make_shared<rapidjson::Document>();
+  rapidjson::Document& d = *read_back;
   d.Parse(json.data(), json.size());
   if (d.HasParseError() || !d.IsObject()) {
     part.status = "failed";
@@ -428,6 +436,7 @@ PartReport parse_part_report(const std::string& json) {
       part.counts.tasks[t["session_id"].GetString()] = {t["surface"].GetString(), t["title"].GetString(),
                                                          t["rows"].GetInt64()};
   }
+  part.read_back = std::move(read_back);
   return part;
 }
 
@@ -591,10 +600,9 @@ std::string run_summary(const RunReport& r) {
     out += "  " + where + ": " + status;
     if (!part.fs_type.empty()) out += " (" + part.fs_type + ")";
     if (!part.reason.empty()) out += " — " + part.reason;
-    rapidjson::Document scan;
-    if (!part.scan_json.empty() && !scan.Parse(part.scan_json.c_str()).HasParseError() &&
-        scan.HasMember("roots_found")) {
-      for (const auto& root : scan["roots_found"].GetArray()) {
+    const rapidjson::Value* scan = scan_section(part);
+    if (scan && scan->HasMember("roots_found")) {
+      for (const auto& root : (*scan)["roots_found"].GetArray()) {
         out += "\n    Roo root [" + std::string(root["surface"].GetString()) + "] " + root["path"].GetString() + ": " +
                std::to_string(root["task_dirs"].GetInt64()) + " task dir(s)";
         if (root.HasMember("checkpoint_only_dirs") && root["checkpoint_only_dirs"].GetInt64() > 0)

@@ -332,11 +332,9 @@ bool assemble(const std::vector<fs::path>& parts, const fs::path& target) {
 // The custom storage paths a worker met, as its part report (scan section) lists them.
 std::vector<CustomStoragePath> custom_storage_paths(const PartReport& part) {
   std::vector<CustomStoragePath> out;
-  rapidjson::Document scan;
-  if (part.scan_json.empty() || scan.Parse(part.scan_json.c_str()).HasParseError() || !scan.IsObject() ||
-      !scan.HasMember("custom_storage_paths"))
-    return out;
-  for (const auto& c : scan["custom_storage_paths"].GetArray()) {
+  const rapidjson::Value* scan = scan_section(part);
+  if (!scan || !scan->HasMember("custom_storage_paths")) return out;
+  for (const auto& c : (*scan)["custom_storage_paths"].GetArray()) {
     CustomStoragePath path;
     path.surface = c["surface"].GetString();
     if (c["user"].IsString()) path.user = c["user"].GetString();

@@ -26,6 +26,8 @@ class RowWriter : public RowSink {
   // serialised row contains otherwise): cut_unfinished_rows() drops them.
   void end_source(const std::string& sha256_hex) override;
   bool ok() const { return ok_; }
+  // Every row emitted so far is written out whole, its digest in place: no source is under way.
+  bool between_sources() const { return pending_.empty() && spilled_placeholders_.empty(); }
 
  private:
   static constexpr size_t kMaxPendingBytes = 8u << 20;

@@ -1,5 +1,6 @@
 #include "plugin/huge_pages.h"
 
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -40,6 +41,18 @@ void restart_with_huge_pages(char** argv) {
 #ifdef ROO_SANITIZER_ALLOCATOR
   (void)argv;
 #else
+  // Set-id or with file capabilities (to read a raw device, say), glibc ignores or erases the tunable: no gain, and
+  // an erased one would restart us for ever.
+  if (getauxval(AT_SECURE)) return;
+  // The file this program is, by its own path: exec'ing "/proc/self/exe" would rename the process "exe" in ps, and
+  // under ld.so or valgrind it names them, not us (they are not restarted: the names differ).
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0 || !argv[0]) return;
+  self[n] = '\0';
+  const char* self_name = std::strrchr(self, '/');
+  const char* arg_name = std::strrchr(argv[0], '/');
+  if (std::strcmp(self_name ? self_name + 1 : self, arg_name ? arg_name + 1 : argv[0]) != 0) return;
   std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
   const std::string mode{std::istreambuf_iterator<char>(mode_file), std::istreambuf_iterator<char>()};
   const std::optional<std::string> tunables = huge_page_tunables(std::getenv("GLIBC_TUNABLES"), mode);
@@ -47,8 +60,9 @@ void restart_with_huge_pages(char** argv) {
   const char* before = std::getenv("GLIBC_TUNABLES");
   const std::string saved = before ? before : "";
   setenv("GLIBC_TUNABLES", tunables->c_str(), 1);
-  execv("/proc/self/exe", argv);
-  // Could not start again (no /proc, say): go on as we are, with the environment as it was.
+  execv(self, argv);
+  // Could not start again (the file was replaced or deleted since, say): go on as we are, with the environment as
+  // it was.
   if (before)
     setenv("GLIBC_TUNABLES", saved.c_str(), 1);
   else

@@ -28,8 +28,9 @@ namespace roo {
 std::optional<std::string> huge_page_tunables(const char* current, const std::string& thp_enabled);
 
 // Starts this program again (same arguments, same file) with glibc.malloc.hugetlb=1 when huge_page_tunables says to;
-// returns only when it does not or cannot, and the run goes on as it is. Call first thing in main, before any thread
-// or open file exists.
+// returns only when it does not or cannot, and the run goes on as it is. Not when running set-id or with file
+// capabilities (glibc ignores the tunable then), nor when the file this process runs is not the program argv[0]
+// names (started through ld.so or valgrind). Call first thing in main, before any thread or open file exists.
 void restart_with_huge_pages(char** argv);
 
 }  // namespace roo

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstdarg>
@@ -68,6 +69,7 @@ std::string read_file(const fs::path& p) {
   for (;;) {
     if (have == data.size()) data.resize(have + (1 << 16));  // grew since fstat, or no size known
     const ssize_t n = read(fd, data.data() + have, data.size() - have);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     have += static_cast<size_t>(n);
   }

@@ -77,7 +77,7 @@ struct SharedProgress {
 
 class OrderedJoin;
 void unit_opened(OrderedJoin* join);
-void unit_closed(OrderedJoin* join, const UnitSpan& span);
+void unit_closed(OrderedJoin* join, const UnitSpan& span, bool between_sources);
 
 void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<WorkSplit::Shared>& shared,
                 SharedProgress& progress, OrderedJoin* ordered_join, WorkerRun& out) {
@@ -149,7 +149,7 @@ void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<Work
       std::fflush(units);
       out.units.push_back(open);
       is_open = false;
-      unit_closed(ordered_join, open);
+      unit_closed(ordered_join, open, jsonl.between_sources());
     };
     split.on_unit = [&](int64_t unit, bool mine) {
       close_unit();
@@ -292,8 +292,12 @@ class OrderedJoin {
   }
   // A worker closed a unit (position() flushed its files: they hold every byte of it). Unless another worker is
   // copying already (it goes on to this one when its turn comes), copies every unit that is next in line.
-  void closed(const UnitSpan& span) {
+  // between_sources: the worker's rows are all written and patched. Sources end inside their unit, so it always is;
+  // if it ever were not, a digest could still be patched into bytes already copied, and the join is left to
+  // join_worker_outputs at the end, which copies them after.
+  void closed(const UnitSpan& span, bool between_sources) {
     std::unique_lock<std::mutex> lock(mu_);
+    if (!between_sources) ok_ = false;
     closed_[span.unit] = span;
     if (copying_) return;
     copying_ = true;
@@ -368,8 +372,8 @@ class OrderedJoin {
 void unit_opened(OrderedJoin* join) {
   if (join) join->opened();
 }
-void unit_closed(OrderedJoin* join, const UnitSpan& span) {
-  if (join) join->closed(span);
+void unit_closed(OrderedJoin* join, const UnitSpan& span, bool between_sources) {
+  if (join) join->closed(span, between_sources);
 }
 
 }  // namespace

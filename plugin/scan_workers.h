@@ -45,6 +45,8 @@ struct ScanWorkersSetup {
   // system and what joins their rows into `rows` and `body` (to be called once, on any thread, while the reports are
   // merged): with several workers it finishes the join they started as they went, or falls back to
   // join_worker_outputs; returns false when a file cannot be written. Not calling it leaves the workers' files.
+  // (With several workers, `rows` and `body` are made empty when the workers start, and removed when the join is
+  // never called.)
   std::function<void(bool all_opened, std::function<bool()> join)> workers_stopped;
 };
 

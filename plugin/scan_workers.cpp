@@ -75,112 +75,6 @@ struct SharedProgress {
   uint64_t bytes = 0, planned = 0;
 };
 
-class OrderedJoin;
-void unit_opened(OrderedJoin* join);
-void unit_closed(OrderedJoin* join, const UnitSpan& span, bool between_sources);
-
-void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<WorkSplit::Shared>& shared,
-                SharedProgress& progress, OrderedJoin* ordered_join, WorkerRun& out) {
-  WorkSplit split(shared, k);  // abandoned when it goes out of scope, however this ends: nobody waits for a dead worker
-  const WorkerFiles wf = worker_files(setup.rows, setup.body, k);
-  std::FILE* rows = std::fopen(wf.rows.c_str(), "wb");
-  std::FILE* body = std::fopen(wf.body.c_str(), "wb");
-  std::FILE* units = std::fopen(wf.units.c_str(), "wb");
-  auto close_all = [&] {
-    bool ok = true;
-    for (std::FILE* f : {rows, body, units})
-      if (f && std::fclose(f) != 0) ok = false;
-    rows = body = units = nullptr;
-    return ok;
-  };
-  if (!rows || !body || !units) {
-    out.write_ok = false;
-    out.why = "cannot write into " + wf.rows.parent_path().string() + ": " + std::strerror(errno);
-    close_all();
-    return;
-  }
-  // Large stdio buffers: rows are hundreds of MB for big tasks, and every write() is a syscall (costly in a VM).
-  std::setvbuf(rows, nullptr, _IOFBF, 1 << 20);
-  std::setvbuf(body, nullptr, _IOFBF, 1 << 20);
-  try {
-    std::unique_ptr<FileSystemView> view = setup.open_view(&out.why);
-    if (!view) {
-      close_all();
-      return;
-    }
-    out.opened = true;
-    out.fs_type = view->volume().fs_type;
-    if (setup.opened) {
-      std::lock_guard<std::mutex> lock(progress.mu);
-      setup.opened(out.fs_type);
-    }
-    RowWriter jsonl(rows);  // flushes after every source: finished sources' rows survive a later crash
-    BodyFileWriter body_file(body);
-    std::vector<RowSink*> sinks = {&jsonl, &body_file, &out.counts};
-    if (k == 0 && setup.worker0_extra_sink) sinks.push_back(setup.worker0_extra_sink);
-    RowFanOut fan_out(sinks);
-    OwnUnitsOnly own_units(fan_out, split);
-    ScanOptions options = setup.options;
-    if (setup.workers > 1) {
-      options.split = &split;
-      if (!options.scratch_dir.empty()) {  // private copies of SQLite stores must not collide between workers
-        options.scratch_dir = (fs::path(options.scratch_dir) / ("worker-" + std::to_string(k))).string();
-        std::error_code ec;
-        fs::create_directories(options.scratch_dir, ec);
-      }
-    }
-    // The units file is written as units open and close, so the rows of a worker that dies can still be put in
-    // order (join_worker_outputs, recovering).
-    UnitSpan open{};
-    bool is_open = false;
-    auto open_unit = [&](int64_t unit) {
-      open = UnitSpan{unit, k, position(rows), 0, position(body), 0, out.scan.files.size(), 0};
-      std::fprintf(units, "open %" PRId64 " %" PRIu64 " %" PRIu64 "\n", unit, open.rows_begin, open.body_begin);
-      std::fflush(units);
-      is_open = true;
-      unit_opened(ordered_join);
-    };
-    auto close_unit = [&] {
-      if (!is_open) return;
-      open.rows_end = position(rows);
-      open.body_end = position(body);
-      open.files_end = out.scan.files.size();
-      std::fprintf(units, "close %" PRId64 " %" PRIu64 " %" PRIu64 "\n", open.unit, open.rows_end, open.body_end);
-      std::fflush(units);
-      out.units.push_back(open);
-      is_open = false;
-      unit_closed(ordered_join, open, jsonl.between_sources());
-    };
-    split.on_unit = [&](int64_t unit, bool mine) {
-      close_unit();
-      if (mine) open_unit(unit);
-    };
-    if (k == 0) open_unit(0);  // the work before the first task directory is worker 0's
-    out.scan.file_done = [&](const FileParseRecord& f) {
-      if (!split.in_own_unit() || !setup.file_done) return;
-      std::lock_guard<std::mutex> lock(progress.mu);
-      ++progress.files;
-      progress.bytes += f.bytes;
-      setup.file_done(progress.files, progress.bytes, progress.planned);
-    };
-    if (k == 0)  // every worker lists the same roots: worker 0's count is the total
-      out.scan.bytes_planned = [&](uint64_t bytes) {
-        std::lock_guard<std::mutex> lock(progress.mu);
-        progress.planned += bytes;
-      };
-    setup.scan(*view, own_units, out.scan, options);
-    close_unit();
-    split.on_unit = nullptr;
-    out.scan.file_done = nullptr;
-    out.scan.bytes_planned = nullptr;
-    out.write_ok = jsonl.ok() && body_file.ok();
-  } catch (const std::exception& e) {
-    out.write_ok = false;
-    out.why = std::string("scan failed: ") + e.what();
-  }
-  if (!close_all()) out.write_ok = false;
-}
-
 // Copies [begin, end) of in_fd to the end of out_fd, inside the kernel where it can.
 bool copy_range(int out_fd, int in_fd, uint64_t begin, uint64_t end) {
   loff_t at = static_cast<loff_t>(begin);
@@ -197,65 +91,6 @@ bool copy_range(int out_fd, int in_fd, uint64_t begin, uint64_t end) {
     }
   }
   return true;
-}
-
-// Writes target from the given ranges of the workers' files, in order; a range that continues the previous one of the
-// same file is copied with it (a worker's units that follow one another are one copy).
-bool write_ranges(const fs::path& target, const std::vector<fs::path>& inputs,
-                  const std::vector<std::tuple<int, uint64_t, uint64_t>>& ranges) {
-  const int out = open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out < 0) return false;
-  std::vector<int> in_fds;
-  for (const fs::path& p : inputs) in_fds.push_back(open(p.c_str(), O_RDONLY | O_CLOEXEC));
-  bool ok = true;
-  int from = -1;
-  uint64_t begin = 0, end = 0;
-  auto flush = [&] {
-    if (from >= 0 && end > begin) ok = in_fds[static_cast<size_t>(from)] >= 0 &&
-                                       copy_range(out, in_fds[static_cast<size_t>(from)], begin, end) && ok;
-  };
-  for (const auto& [worker, b, e] : ranges) {
-    if (e <= b) continue;
-    if (worker == from && b == end) {
-      end = e;
-      continue;
-    }
-    flush();
-    from = worker;
-    begin = b;
-    end = e;
-  }
-  flush();
-  for (int fd : in_fds)
-    if (fd >= 0) close(fd);
-  return close(out) == 0 && ok;
-}
-
-// The units a worker's units file lists. An opened unit that was never closed (the worker died in it) ends where its
-// files end.
-std::vector<UnitSpan> read_units(const WorkerFiles& wf, int worker) {
-  std::vector<UnitSpan> spans;
-  std::ifstream in(wf.units);
-  std::string what;
-  int64_t unit = 0;
-  uint64_t rows_at = 0, body_at = 0;
-  bool is_open = false;
-  while (in >> what >> unit >> rows_at >> body_at) {
-    if (what == "open") {
-      spans.push_back(UnitSpan{unit, worker, rows_at, rows_at, body_at, body_at, 0, 0});
-      is_open = true;
-    } else if (what == "close" && is_open) {
-      spans.back().rows_end = rows_at;
-      spans.back().body_end = body_at;
-      is_open = false;
-    }
-  }
-  if (is_open) {
-    std::error_code ec;
-    spans.back().rows_end = std::max<uint64_t>(spans.back().rows_begin, fs::file_size(wf.rows, ec));
-    spans.back().body_end = std::max<uint64_t>(spans.back().body_begin, fs::file_size(wf.body, ec));
-  }
-  return spans;
 }
 
 // Joins the workers' rows and body lines while they run: each unit, once closed, is copied to the end of the joined
@@ -369,11 +204,165 @@ class OrderedJoin {
   bool finished_ = false;
 };
 
-void unit_opened(OrderedJoin* join) {
-  if (join) join->opened();
+void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<WorkSplit::Shared>& shared,
+                SharedProgress& progress, OrderedJoin* ordered_join, WorkerRun& out) {
+  WorkSplit split(shared, k);  // abandoned when it goes out of scope, however this ends: nobody waits for a dead worker
+  const WorkerFiles wf = worker_files(setup.rows, setup.body, k);
+  std::FILE* rows = std::fopen(wf.rows.c_str(), "wb");
+  std::FILE* body = std::fopen(wf.body.c_str(), "wb");
+  std::FILE* units = std::fopen(wf.units.c_str(), "wb");
+  auto close_all = [&] {
+    bool ok = true;
+    for (std::FILE* f : {rows, body, units})
+      if (f && std::fclose(f) != 0) ok = false;
+    rows = body = units = nullptr;
+    return ok;
+  };
+  if (!rows || !body || !units) {
+    out.write_ok = false;
+    out.why = "cannot write into " + wf.rows.parent_path().string() + ": " + std::strerror(errno);
+    close_all();
+    return;
+  }
+  // Large stdio buffers: rows are hundreds of MB for big tasks, and every write() is a syscall (costly in a VM).
+  std::setvbuf(rows, nullptr, _IOFBF, 1 << 20);
+  std::setvbuf(body, nullptr, _IOFBF, 1 << 20);
+  try {
+    std::unique_ptr<FileSystemView> view = setup.open_view(&out.why);
+    if (!view) {
+      close_all();
+      return;
+    }
+    out.opened = true;
+    out.fs_type = view->volume().fs_type;
+    if (setup.opened) {
+      std::lock_guard<std::mutex> lock(progress.mu);
+      setup.opened(out.fs_type);
+    }
+    RowWriter jsonl(rows);  // flushes after every source: finished sources' rows survive a later crash
+    BodyFileWriter body_file(body);
+    std::vector<RowSink*> sinks = {&jsonl, &body_file, &out.counts};
+    if (k == 0 && setup.worker0_extra_sink) sinks.push_back(setup.worker0_extra_sink);
+    RowFanOut fan_out(sinks);
+    OwnUnitsOnly own_units(fan_out, split);
+    ScanOptions options = setup.options;
+    if (setup.workers > 1) {
+      options.split = &split;
+      if (!options.scratch_dir.empty()) {  // private copies of SQLite stores must not collide between workers
+        options.scratch_dir = (fs::path(options.scratch_dir) / ("worker-" + std::to_string(k))).string();
+        std::error_code ec;
+        fs::create_directories(options.scratch_dir, ec);
+      }
+    }
+    // The units file is written as units open and close, so the rows of a worker that dies can still be put in
+    // order (join_worker_outputs, recovering).
+    UnitSpan open{};
+    bool is_open = false;
+    auto open_unit = [&](int64_t unit) {
+      open = UnitSpan{unit, k, position(rows), 0, position(body), 0, out.scan.files.size(), 0};
+      std::fprintf(units, "open %" PRId64 " %" PRIu64 " %" PRIu64 "\n", unit, open.rows_begin, open.body_begin);
+      std::fflush(units);
+      is_open = true;
+      if (ordered_join) ordered_join->opened();
+    };
+    auto close_unit = [&] {
+      if (!is_open) return;
+      open.rows_end = position(rows);
+      open.body_end = position(body);
+      open.files_end = out.scan.files.size();
+      std::fprintf(units, "close %" PRId64 " %" PRIu64 " %" PRIu64 "\n", open.unit, open.rows_end, open.body_end);
+      std::fflush(units);
+      out.units.push_back(open);
+      is_open = false;
+      if (ordered_join) ordered_join->closed(open, jsonl.between_sources());
+    };
+    split.on_unit = [&](int64_t unit, bool mine) {
+      close_unit();
+      if (mine) open_unit(unit);
+    };
+    if (k == 0) open_unit(0);  // the work before the first task directory is worker 0's
+    out.scan.file_done = [&](const FileParseRecord& f) {
+      if (!split.in_own_unit() || !setup.file_done) return;
+      std::lock_guard<std::mutex> lock(progress.mu);
+      ++progress.files;
+      progress.bytes += f.bytes;
+      setup.file_done(progress.files, progress.bytes, progress.planned);
+    };
+    if (k == 0)  // every worker lists the same roots: worker 0's count is the total
+      out.scan.bytes_planned = [&](uint64_t bytes) {
+        std::lock_guard<std::mutex> lock(progress.mu);
+        progress.planned += bytes;
+      };
+    setup.scan(*view, own_units, out.scan, options);
+    close_unit();
+    split.on_unit = nullptr;
+    out.scan.file_done = nullptr;
+    out.scan.bytes_planned = nullptr;
+    out.write_ok = jsonl.ok() && body_file.ok();
+  } catch (const std::exception& e) {
+    out.write_ok = false;
+    out.why = std::string("scan failed: ") + e.what();
+  }
+  if (!close_all()) out.write_ok = false;
 }
-void unit_closed(OrderedJoin* join, const UnitSpan& span, bool between_sources) {
-  if (join) join->closed(span, between_sources);
+
+// Writes target from the given ranges of the workers' files, in order; a range that continues the previous one of the
+// same file is copied with it (a worker's units that follow one another are one copy).
+bool write_ranges(const fs::path& target, const std::vector<fs::path>& inputs,
+                  const std::vector<std::tuple<int, uint64_t, uint64_t>>& ranges) {
+  const int out = open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) return false;
+  std::vector<int> in_fds;
+  for (const fs::path& p : inputs) in_fds.push_back(open(p.c_str(), O_RDONLY | O_CLOEXEC));
+  bool ok = true;
+  int from = -1;
+  uint64_t begin = 0, end = 0;
+  auto flush = [&] {
+    if (from >= 0 && end > begin) ok = in_fds[static_cast<size_t>(from)] >= 0 &&
+                                       copy_range(out, in_fds[static_cast<size_t>(from)], begin, end) && ok;
+  };
+  for (const auto& [worker, b, e] : ranges) {
+    if (e <= b) continue;
+    if (worker == from && b == end) {
+      end = e;
+      continue;
+    }
+    flush();
+    from = worker;
+    begin = b;
+    end = e;
+  }
+  flush();
+  for (int fd : in_fds)
+    if (fd >= 0) close(fd);
+  return close(out) == 0 && ok;
+}
+
+// The units a worker's units file lists. An opened unit that was never closed (the worker died in it) ends where its
+// files end.
+std::vector<UnitSpan> read_units(const WorkerFiles& wf, int worker) {
+  std::vector<UnitSpan> spans;
+  std::ifstream in(wf.units);
+  std::string what;
+  int64_t unit = 0;
+  uint64_t rows_at = 0, body_at = 0;
+  bool is_open = false;
+  while (in >> what >> unit >> rows_at >> body_at) {
+    if (what == "open") {
+      spans.push_back(UnitSpan{unit, worker, rows_at, rows_at, body_at, body_at, 0, 0});
+      is_open = true;
+    } else if (what == "close" && is_open) {
+      spans.back().rows_end = rows_at;
+      spans.back().body_end = body_at;
+      is_open = false;
+    }
+  }
+  if (is_open) {
+    std::error_code ec;
+    spans.back().rows_end = std::max<uint64_t>(spans.back().rows_begin, fs::file_size(wf.rows, ec));
+    spans.back().body_end = std::max<uint64_t>(spans.back().body_begin, fs::file_size(wf.body, ec));
+  }
+  return spans;
 }
 
 }  // namespace

@@ -359,7 +359,7 @@ std::vector<std::string> record_digests(FileSystemView& fs, const FileMeta& file
     const JsonArrayReader::Status st = reader.next(rec);
     if (st == JsonArrayReader::Status::record)
       out.push_back(sha256_hex(rec.text));
-    else if (st != JsonArrayReader::Status::trailing)
+    else if (st != JsonArrayReader::Status::trailing && st != JsonArrayReader::Status::junk)
       return out;
   }
 }

@@ -83,21 +83,28 @@ namespace {
 
 bool is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// The first '"' or '\\' in [p, end), or null. Strings are most of Roo's bytes and the framing scan jumps over them
-// with this, so it looks at 16 bytes per step (SSE2, in every x86-64 CPU; unaligned loads inside [p, end) only).
-const char* next_quote_or_backslash(const char* p, const char* end) {
+// The first '"', '\\' or NUL in [p, end), or null. Strings are most of Roo's bytes and the framing scan jumps over
+// them with this, so it looks at 16 bytes per step (SSE2, in every x86-64 CPU; unaligned loads inside [p, end) only).
+// NUL is looked for too: no JSON text holds one (JSON.stringify escapes it), and the zeros a file system leaves after
+// a cut write must end the record there, not be taken into it up to kMaxRecordBytes.
+const char* next_string_stop(const char* p, const char* end) {
 #if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), zero = _mm_setzero_si128();
   for (; end - p >= 16; p += 16) {
     const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const int hits =
-        _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)));
+    const int hits = _mm_movemask_epi8(_mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)), _mm_cmpeq_epi8(block, zero)));
     if (hits) return p + __builtin_ctz(static_cast<unsigned>(hits));
   }
 #endif
   for (; p < end; ++p)
-    if (*p == '"' || *p == '\\') return p;
+    if (*p == '"' || *p == '\\' || *p == 0) return p;
   return nullptr;
+}
+
+// Whether a JSON value can begin with this byte.
+bool starts_value(int c) {
+  return c == '{' || c == '[' || c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n';
 }
 
 void skip_ws(HashingStream& in) {
@@ -106,16 +113,34 @@ void skip_ws(HashingStream& in) {
 
 // Forwards SAX events to a Document, turning RapidJSON's raw number text into exact values.
 // Also refuses nesting deeper than kMaxJsonDepth: the DOM walks that follow (serialising a tool input, say) recurse.
+// And it notes whether an object names a key twice, which RapidJSON keeps as two members (FindMember then finds the
+// first) while Roo's JSON.parse keeps the last value: keep_last_duplicates() then makes the document say what Roo
+// read. Keys are compared within their own object only, against the keys seen so far at that depth.
 struct ExactNumbers {
   rapidjson::Document& doc;
   bool out_of_range = false;
   bool too_deep = false;
+  bool duplicate_keys = false;
   int depth = 0;
+  std::vector<std::vector<std::string_view>>& keys_at_depth;  // reused across parses: no allocation per record
 
   bool enter() {
-    if (++depth <= kMaxJsonDepth) return true;
-    too_deep = true;
-    return false;
+    if (++depth > kMaxJsonDepth) {
+      too_deep = true;
+      return false;
+    }
+    return true;
+  }
+  void note_key(const char* s, rapidjson::SizeType n) {
+    if (duplicate_keys) return;  // one is enough to know the document needs the fix-up
+    std::vector<std::string_view>& seen = keys_at_depth[static_cast<size_t>(depth)];
+    const std::string_view key(s, n);
+    for (const std::string_view& k : seen)
+      if (k == key) {
+        duplicate_keys = true;
+        return;
+      }
+    seen.push_back(key);
   }
 
   bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
@@ -142,8 +167,16 @@ struct ExactNumbers {
   bool Uint64(uint64_t u) { return doc.Uint64(u); }
   bool Double(double d) { return doc.Double(d); }
   bool String(const char* s, rapidjson::SizeType n, bool copy) { return doc.String(s, n, copy); }
-  bool StartObject() { return enter() && doc.StartObject(); }
-  bool Key(const char* s, rapidjson::SizeType n, bool copy) { return doc.Key(s, n, copy); }
+  bool StartObject() {
+    if (!enter()) return false;
+    if (keys_at_depth.size() <= static_cast<size_t>(depth)) keys_at_depth.resize(static_cast<size_t>(depth) + 1);
+    keys_at_depth[static_cast<size_t>(depth)].clear();
+    return doc.StartObject();
+  }
+  bool Key(const char* s, rapidjson::SizeType n, bool copy) {
+    note_key(s, n);
+    return doc.Key(s, n, copy);
+  }
   bool EndObject(rapidjson::SizeType n) { return --depth, doc.EndObject(n); }
   bool StartArray() { return enter() && doc.StartArray(); }
   bool EndArray(rapidjson::SizeType n) { return --depth, doc.EndArray(n); }
@@ -197,6 +230,32 @@ std::string replace_lone_surrogates(std::string_view text) {
   return out;
 }
 
+// JSON.parse semantics for a key named twice in one object: the member stays where the key first stood and holds the
+// value the key was given last. Iterative (a work list), as the parse is: nesting is bounded, but not small.
+void keep_last_duplicates(rapidjson::Value& root) {
+  std::vector<rapidjson::Value*> todo{&root};
+  while (!todo.empty()) {
+    rapidjson::Value* v = todo.back();
+    todo.pop_back();
+    if (v->IsArray()) {
+      for (auto& e : v->GetArray()) todo.push_back(&e);
+      continue;
+    }
+    if (!v->IsObject()) continue;
+    for (auto i = v->MemberBegin(); i != v->MemberEnd(); ++i) {
+      for (auto j = i + 1; j != v->MemberEnd();) {
+        if (j->name == i->name) {
+          i->value = j->value;  // RapidJSON's assignment moves
+          j = v->EraseMember(j);
+        } else {
+          ++j;
+        }
+      }
+      todo.push_back(&i->value);
+    }
+  }
+}
+
 // Parses one record text; a fresh allocator per record keeps memory at one record.
 void parse_record(JsonRecord& rec) {
   rapidjson::Document fresh;
@@ -220,8 +279,8 @@ bool JsonArrayReader::scan_value(std::string& text) {
       bool done = false;
       for (; i < n; ++i) {
         if (in_string && !escape) {
-          // Strings are most of Roo's bytes: jump to the next quote or backslash with memchr.
-          const char* stop = next_quote_or_backslash(w + i, w + n);
+          // Strings are most of Roo's bytes: jump to the next quote, backslash or NUL 16 bytes at a time.
+          const char* stop = next_string_stop(w + i, w + n);
           if (!stop) {
             i = n - 1;  // the string goes on past this window
             continue;
@@ -229,6 +288,10 @@ bool JsonArrayReader::scan_value(std::string& text) {
           i = static_cast<size_t>(stop - w);
         }
         const char ch = w[i];
+        if (ch == 0) {  // the record is broken off here; the NUL is left for the junk skip that follows
+          broken_off_ = done = true;
+          break;
+        }
         if (in_string) {
           if (escape)
             escape = false;
@@ -252,22 +315,44 @@ bool JsonArrayReader::scan_value(std::string& text) {
           }
         }
       }
-      const size_t take = done ? i + 1 : n;
+      const size_t take = done ? (broken_off_ ? i : i + 1) : n;
       if (text.size() + take <= kMaxRecordBytes)
         text.append(w, take);
       else
-        over_limit_ = true;
+        over_limit_ = kMaxRecordBytes;
       in_.advance(take);
       if (done) return true;
     }
   }
-  // A scalar (or stray byte): up to the next separator, at least one byte.
+  // A scalar: up to the next separator (or a NUL), at least one byte, kept up to kMaxScalarBytes.
   text.push_back(static_cast<char>(in_.take()));
   for (;;) {
     int p = in_.peek();
     if (p < 0) return false;
     if (p == ',' || p == ']' || p == '}' || is_ws(p)) return true;
-    text.push_back(static_cast<char>(in_.take()));
+    if (p == 0) {
+      broken_off_ = true;
+      return true;
+    }
+    in_.take();
+    if (text.size() < kMaxScalarBytes)
+      text.push_back(static_cast<char>(p));
+    else
+      over_limit_ = kMaxScalarBytes;
+  }
+}
+
+// Bytes that cannot begin a value, up to the next one that can begin a record or separates records. They are not
+// kept: a file padded with a gigabyte of zeros costs no memory.
+void JsonArrayReader::skip_junk() {
+  for (;;) {
+    size_t n;
+    const char* w = in_.window(&n);
+    if (!w) return;
+    size_t i = 0;
+    while (i < n && !(w[i] == '{' || w[i] == '[' || w[i] == '"' || w[i] == ',' || w[i] == ']')) ++i;
+    in_.advance(i);
+    if (i < n) return;
   }
 }
 
@@ -317,12 +402,20 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
       in_.take();
       continue;
     }
+    if (!starts_value(c)) {
+      out.offset = in_.offset();
+      out.text.clear();
+      skip_junk();
+      out.length = in_.offset() - out.offset;
+      return Status::junk;
+    }
     break;
   }
   out.index = next_index_;
   out.offset = in_.offset();
   out.text.clear();
-  over_limit_ = false;
+  over_limit_ = 0;
+  broken_off_ = false;
   if (!scan_value(out.text)) {
     out.length = in_.offset() - out.offset;  // the cut record's bytes, kept as evidence
     return Status::cut_off;
@@ -331,7 +424,9 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
   ++next_index_;
   if (over_limit_)
     out.parse_error = "record of " + std::to_string(out.length) + " bytes is larger than the " +
-                      std::to_string(kMaxRecordBytes) + "-byte limit";
+                      std::to_string(over_limit_) + "-byte limit";
+  else if (broken_off_)
+    out.parse_error = "broken off by a NUL byte at byte " + std::to_string(out.offset + out.length);
   else
     parse_record(out);
   return Status::record;
@@ -343,6 +438,7 @@ constexpr size_t kParsePadding = 16;  // see ScanCopyUnescapedString above
 rapidjson::ParseResult parse_once(const char* text, size_t length, rapidjson::Document& doc, bool first_value_only,
                                   std::string* why) {
   rapidjson::ParseResult result;
+  bool duplicates = false;
   // In-situ parsing from a copy held by the document's own allocator: strings are unescaped in place and the
   // document points at them instead of copying each one, and the copy lives exactly as long as the document.
   // (A NUL byte ends the text for RapidJSON either way: it is not valid inside JSON.)
@@ -350,7 +446,8 @@ rapidjson::ParseResult parse_once(const char* text, size_t length, rapidjson::Do
   std::memcpy(copy, text, length);
   std::memset(copy + length, 0, 1 + kParsePadding);
   auto generate = [&](rapidjson::Document& target) {
-    ExactNumbers handler{target};
+    thread_local std::vector<std::vector<std::string_view>> keys_at_depth;
+    ExactNumbers handler{target, false, false, false, 0, keys_at_depth};
     rapidjson::InsituStringStream ms(copy);
     rapidjson::Reader reader;
     constexpr unsigned base =
@@ -360,9 +457,11 @@ rapidjson::ParseResult parse_once(const char* text, size_t length, rapidjson::Do
                               : reader.Parse<base>(ms, handler);
     if (handler.too_deep) *why = "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels";
     if (handler.out_of_range) *why = "number out of range";
+    duplicates = handler.duplicate_keys;
     return !result.IsError();
   };
   doc.Populate(generate);
+  if (!result.IsError() && duplicates) keep_last_duplicates(doc);
   return result;
 }
 }  // namespace

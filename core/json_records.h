@@ -93,6 +93,8 @@ class JsonArrayReader {
     empty,         // the file has no bytes (or only whitespace)
     cut_off,       // the data ended inside the array; the record has the cut record's offset and bytes
     trailing,      // bytes follow the array's end (offset in the record); framing goes on after them
+    junk,          // bytes that cannot begin a JSON value stood where a record should (offset and length in the
+                   // record); skipped up to the next record start, so they take no array position
   };
   explicit JsonArrayReader(HashingStream& in) : in_(in) {}
   Status next(JsonRecord& out);
@@ -100,16 +102,20 @@ class JsonArrayReader {
 
  private:
   bool scan_value(std::string& text);  // false when the data ended inside the value
+  void skip_junk();
   HashingStream& in_;
   bool started_ = false;
   bool ended_ = false;
-  bool over_limit_ = false;  // the record being scanned is larger than kMaxRecordBytes
+  size_t over_limit_ = 0;   // the limit the record being scanned outgrew (kMaxRecordBytes, kMaxScalarBytes), or 0
+  bool broken_off_ = false;  // the record being scanned met a NUL byte, which no JSON text holds
   int64_t next_index_ = 0;
 };
 
 // A record larger than this is not kept in memory: it is framed and hashed to its end and reported as a
 // parser_error, so one hostile record cannot exhaust memory.
 inline constexpr size_t kMaxRecordBytes = 256u << 20;
+// A number, true, false or null is a few dozen bytes; what goes on longer is junk and is not kept past this.
+inline constexpr size_t kMaxScalarBytes = 4096;
 
 // Reads a whole small JSON document (history_item.json, _index.json, …). Returns false with *why set when the
 // bytes do not parse. Reads at most max_bytes.

@@ -753,6 +753,10 @@ CliHistory parse_cli_history(HashingStream& in, const ParseContext& ctx) {
       }
       continue;
     }
+    if (st == JsonArrayReader::Status::junk) {
+      out.stats.errors += emit_between_records(ctx, rec, st);
+      continue;
+    }
     if (st == JsonArrayReader::Status::cut_off) {
       ++out.stats.errors;
       Row r = ctx.row("parser_error", &rec);

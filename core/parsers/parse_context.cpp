@@ -60,6 +60,19 @@ std::string raw_echo(const std::string& text) {
   return text.substr(0, kRawEchoLimit) + "…";
 }
 
+int emit_between_records(const ParseContext& ctx, const JsonRecord& rec, JsonArrayReader::Status status) {
+  Row r = ctx.row("parser_error", &rec);
+  r.role = "system";
+  r.text = status == JsonArrayReader::Status::trailing
+               ? "parser: " + ctx.file_name + " has data after the end of its array at byte " +
+                     std::to_string(rec.offset) + "; reading on"
+               : "parser: " + std::to_string(rec.length) + " byte(s) at byte " + std::to_string(rec.offset) +
+                     " cannot begin a record (not JSON); skipped to the next record";
+  r.position.record_index.reset();  // between records: no array position
+  ctx.sink->emit(std::move(r));
+  return 1;
+}
+
 ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
                                   const std::function<void(const JsonRecord&)>& on_object,
                                   const std::function<void()>& before_end) {
@@ -93,14 +106,8 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
       }
       continue;
     }
-    if (st == JsonArrayReader::Status::trailing) {
-      ++stats.errors;
-      Row r = ctx.row("parser_error", &rec);
-      r.role = "system";
-      r.text = "parser: " + ctx.file_name + " has data after the end of its array at byte " +
-               std::to_string(rec.offset) + "; reading on";
-      r.position.record_index.reset();  // between records: no array position
-      ctx.sink->emit(std::move(r));
+    if (st == JsonArrayReader::Status::trailing || st == JsonArrayReader::Status::junk) {
+      stats.errors += emit_between_records(ctx, rec, st);
       continue;
     }
     if (before_end) before_end();
@@ -127,6 +134,7 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
       }
       case JsonArrayReader::Status::record:
       case JsonArrayReader::Status::trailing:
+      case JsonArrayReader::Status::junk:
         break;
     }
     return stats;

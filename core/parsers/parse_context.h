@@ -95,6 +95,10 @@ inline bool read_object_document(HashingStream& in, const ParseContext& ctx, rap
   return false;
 }
 
+// The parser_error row for bytes between an array's records (after its end, or junk where a record should start):
+// rec's offset and length, no array position. Returns what stats.errors should count: 1.
+int emit_between_records(const ParseContext& ctx, const JsonRecord& rec, JsonArrayReader::Status status);
+
 // At most this many bytes of a bad record are echoed into its parser_error row.
 inline constexpr size_t kRawEchoLimit = 200;
 // A bad record as its parser_error row echoes it: the first kRawEchoLimit bytes, "…" when cut.

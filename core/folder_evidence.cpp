@@ -1,4 +1,5 @@
 #include "core/folder_evidence.h"
+#include "core/progress_beats.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -22,7 +23,10 @@ class HostFile : public ByteSource {
   int64_t read_at(uint64_t offset, char* buf, size_t len) override {
     for (;;) {
       ssize_t n = pread(fd_, buf, len, static_cast<off_t>(offset));
-      if (n >= 0) return n;
+      if (n >= 0) {
+        count_progress(static_cast<uint64_t>(n));
+        return n;
+      }
       if (errno == EINTR) continue;
       error_ = std::strerror(errno);
       return -1;

@@ -1,4 +1,5 @@
 #include "core/row_writer.h"
+#include "core/progress_beats.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 namespace roo {
 
 void RowWriter::emit(const Row& row) {
+  count_progress(1);
   size_t sha_at = 0;
   append_row_json_line(row, pending_, &sha_at);
   pending_placeholders_.push_back(sha_at);

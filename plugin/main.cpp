@@ -69,9 +69,9 @@ Examples:
                           WHERE kind = 'command' ORDER BY time_utc"
 
 Exit codes: 0 done; 2 bad arguments or unusable OUTDIR; 3 evidence cannot be opened; 4 a segment of a split
-image is missing; 5 done, but a file system could not be processed (see report.json); 6 done, but no file system
-could be opened at all (not a disk image, encrypted or damaged; see report.json); 7 done, but --verify found the
-image's hash differs from the one its container stores, or could not read it to the end (report.json
+image is missing; 5 done, but a file system could not be processed: its worker crashed, hung (--stall-timeout)
+or failed (see report.json); 6 done, but no file system could be opened at all (not a disk image, encrypted or
+damaged; see report.json); 7 done, but --verify found the image's hash differs from the one its container stores, or could not read it to the end (report.json
 evidence.verification; before 5 and 6); 1 internal error.)");
   app.set_version_flag("--version", "roo-ingest " ROO_INGEST_VERSION);
 
@@ -80,7 +80,9 @@ evidence.verification; before 5 and 6); 1 internal error.)");
   app.add_option("--dir", opts.folder, "Read a plain folder instead of an image (triage collection, mounted image)");
   app.add_option("-o,--out", opts.out_dir, "Output directory (created when missing; must be empty unless --force)")
       ->required();
-  app.add_flag("--force", opts.force, "Write into a non-empty OUTDIR (files of the same names are replaced)");
+  app.add_flag("--force", opts.force,
+               "Write into a non-empty OUTDIR: the outputs of an earlier run there are removed first (all of them, "
+               "also formats this run does not write), so every output beside report.json is this run's");
   app.add_flag("--native", opts.native, "Add each record's verbatim JSON to its rows as `native`");
   app.add_flag("-q,--quiet", opts.quiet, "No progress on stderr and no summary on stdout");
   std::string progress = "auto";
@@ -112,6 +114,13 @@ evidence.verification; before 5 and 6); 1 internal error.)");
                "into report.json (evidence.verification); exit code 7 when it does not verify");
   app.add_option("--threads", opts.threads, "Worker threads for parsing and carving (default: one per CPU core)")
       ->type_name("N");
+  app.add_option("--stall-timeout", opts.stall_timeout_seconds,
+                 "Seconds a file system's worker may go without progress (no byte read from the evidence, no row "
+                 "written) before it is ended: its file system is reported as hung in report.json with the rows of "
+                 "the files it finished, the other file systems are scanned, and the exit code is 5. Default 180; "
+                 "0 waits for ever")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("SECONDS");
   bool no_isolate = false;
   app.add_flag("--no-isolate", no_isolate,
                "Scan file systems in this process instead of one child process each (debugging only: a libtsk "

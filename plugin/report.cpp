@@ -165,7 +165,7 @@ Completeness completeness_of(const std::optional<tsk::Partition>& p, const PartR
     return c;
   }
   if (part.status == "failed") c.failed.push_back({whole, std::nullopt, part.reason});
-  if (part.status == "crashed")
+  if (part.status == "crashed" || part.status == "hung")
     c.failed.push_back(
         {"the source files after the last one the worker finished (what it searched is unknown: it "
          "wrote no scan report)",
@@ -313,7 +313,7 @@ std::string completeness_paragraph(const RunReport& r) {
     const Completeness c = completeness_of(p, part, r.deep);
     if (c.searched) ++file_systems;
     if (!c.searched && (part.status.empty() || part.status == "no_file_system")) ++partitions_skipped;
-    if (part.status == "failed" || part.status == "crashed") ++partitions_failed;
+    if (part_did_not_finish(part.status)) ++partitions_failed;
     all.homes += c.homes;
     all.temp_locations += c.temp_locations;
     all.roots += c.roots;
@@ -564,6 +564,7 @@ std::string run_report_json(const RunReport& r) {
   put(w, "body_file_lines", r.totals.body_lines);
   put(w, "rows_without_time_not_in_body_file", r.totals.rows - r.totals.body_lines);
   w.EndObject();
+  if (!r.warnings.empty()) put_strings(w, "warnings", r.warnings);
   if (r.outputs) {
     w.Key("outputs");
     w.StartObject();
@@ -626,6 +627,7 @@ std::string run_summary(const RunReport& r) {
   for (const auto& [k, n] : r.totals.by_kind) out += "  " + k + "=" + std::to_string(n);
   out += "\n";
   out += completeness_paragraph(r);
+  for (const std::string& warning : r.warnings) out += "  WARNING: " + warning + "\n";
   if (r.verification)
     out += std::string("  ") +
            (verification_failed(*r.verification) ? "IMAGE NOT VERIFIED: " : "image verification: ") +

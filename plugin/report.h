@@ -35,7 +35,7 @@ class RowCounts : public RowSink {
 
 // One file system's outcome. Written by the worker process as JSON, read back by the parent.
 struct PartReport {
-  std::string status;  // parsed, no_file_system, crashed, failed
+  std::string status;  // parsed, no_file_system, crashed, hung, failed
   std::string reason;
   std::string fs_type;
   ScanReport scan;        // filled in the worker
@@ -46,6 +46,10 @@ struct PartReport {
   RowCounts counts;
   std::filesystem::path rows_path, body_path;
 };
+// A worker that crashed, was ended for making no progress, or failed: the run is partial (exit 5).
+inline bool part_did_not_finish(const std::string& status) {
+  return status == "crashed" || status == "hung" || status == "failed";
+}
 std::string part_report_json(const PartReport& part);
 PartReport parse_part_report(const std::string& json);
 // The scan section of a part report read back by parse_part_report (an object), or nullptr when it has none.
@@ -84,6 +88,9 @@ struct RunReport {
     std::vector<DerivedOutput> files;
   };
   std::optional<Outputs> outputs;
+  // What the examiner must know about the run as a whole (no user home anywhere, say): report.json "warnings" (left
+  // out when none), the summary, and stderr.
+  std::vector<std::string> warnings;
 };
 std::string run_report_json(const RunReport& report);
 // --verify: whether the image failed to verify (a stored hash differs, or the media could not be read to its end).

@@ -4,7 +4,11 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,12 +25,15 @@
 #include <optional>
 #include <thread>
 
+#include "core/catalog.h"
 #include "core/discovery.h"
 #include "core/folder_evidence.h"
+#include "core/progress_beats.h"
 #include "core/row_writer.h"
 #include "core/text_util.h"
 #include "plugin/body_file.h"
 #include "plugin/carving.h"
+#include "plugin/output_dir.h"
 #include "plugin/progress.h"
 #include "plugin/formats/derive.h"
 #include "plugin/formats/display_time.h"
@@ -252,6 +259,73 @@ void count_surviving_rows(PartReport& part, int workers) {
   part.reason += "; " + std::to_string(part.counts.rows) + " row(s) of finished source files kept";
 }
 
+// One page of memory shared with a worker process: its progress count (core/progress_beats.h).
+class SharedBeats {
+ public:
+  SharedBeats() {
+    void* page = mmap(nullptr, sizeof(std::atomic<uint64_t>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                      -1, 0);
+    if (page != MAP_FAILED) beats_ = new (page) std::atomic<uint64_t>(0);
+  }
+  ~SharedBeats() {
+    if (beats_) munmap(beats_, sizeof(std::atomic<uint64_t>));
+  }
+  SharedBeats(const SharedBeats&) = delete;
+  SharedBeats& operator=(const SharedBeats&) = delete;
+  bool ok() const { return beats_ != nullptr; }
+  std::atomic<uint64_t>* get() const { return beats_; }
+
+ private:
+  std::atomic<uint64_t>* beats_ = nullptr;
+};
+
+struct WorkerEnd {
+  bool waited = false;  // the worker was reaped (status is its wait status)
+  bool hung = false;    // it was ended for making no progress
+  int status = 0;
+  uint64_t beats = 0;  // its progress count when it ended
+};
+
+// Waits for the worker, and ends it with SIGKILL when its progress count has not moved for stall_seconds (0: never).
+// A pidfd wakes the wait the moment the worker exits, so a run waits no longer than its workers take; the count is
+// looked at once a second.
+WorkerEnd wait_for_worker(pid_t pid, const std::atomic<uint64_t>& beats, int stall_seconds) {
+  WorkerEnd end;
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  uint64_t last = beats.load(std::memory_order_relaxed);
+  auto last_change = std::chrono::steady_clock::now();
+  for (;;) {
+    const pid_t got = waitpid(pid, &end.status, WNOHANG);
+    if (got == pid) {
+      end.waited = true;
+      break;
+    }
+    if (got < 0 && errno != EINTR) break;
+    if (pidfd >= 0) {
+      pollfd p{pidfd, POLLIN, 0};
+      poll(&p, 1, 1000);
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    const uint64_t now_beats = beats.load(std::memory_order_relaxed);
+    const auto now = std::chrono::steady_clock::now();
+    if (now_beats != last) {
+      last = now_beats;
+      last_change = now;
+    } else if (stall_seconds > 0 && now - last_change >= std::chrono::seconds(stall_seconds)) {
+      kill(pid, SIGKILL);
+      end.hung = true;
+      while (waitpid(pid, &end.status, 0) < 0 && errno == EINTR) {
+      }
+      end.waited = true;
+      break;
+    }
+  }
+  if (pidfd >= 0) close(pidfd);
+  end.beats = beats.load(std::memory_order_relaxed);
+  return end;
+}
+
 PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::path& work) {
   const std::string stem = "part-" + std::to_string(job.index) +
                            (job.custom ? "-custom-" + std::to_string(job.custom_number) : std::string());
@@ -259,25 +333,39 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
   if (!opts.isolate) {
     scan_job(opts, job, paths);
   } else {
+    SharedBeats beats;
     std::fflush(nullptr);
-    pid_t pid = fork();
+    const pid_t parent = getpid();
+    pid_t pid = beats.ok() ? fork() : -1;
     if (pid == 0) {
+      // The worker ends with the run: a worker left running after its parent was killed would go on writing into
+      // the OUTDIR a rerun is using. The check after prctl covers a parent that died before it.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent) _exit(1);
+      g_progress_beats = beats.get();
       scan_job(opts, job, paths);
       std::fflush(nullptr);
       _exit(0);
     }
     int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+    const WorkerEnd end = pid < 0 ? WorkerEnd{} : wait_for_worker(pid, *beats.get(), opts.stall_timeout_seconds);
+    if (pid < 0 || !end.waited) {
       PartReport part;
       part.status = "failed";
       part.reason = std::string("cannot start worker: ") + std::strerror(errno);
       return part;
     }
-    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !fs::exists(paths.report)) {
-      // The worker died (libtsk 4.11 can crash on damaged structures): keep the rows it finished, say so.
+    status = end.status;
+    if (end.hung || !(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !fs::exists(paths.report)) {
+      // The worker died (libtsk 4.11 can crash on damaged structures) or was ended for making no progress: keep the
+      // rows it finished, say so.
       PartReport part;
-      part.status = "crashed";
-      part.reason = describe_wait_status(status);
+      part.status = end.hung ? "hung" : "crashed";
+      part.reason = end.hung ? "no progress (bytes read, rows written) for " +
+                                   std::to_string(opts.stall_timeout_seconds) +
+                                   " s (--stall-timeout): the worker was ended after reading " +
+                                   std::to_string(end.beats) + " byte(s) and rows"
+                             : describe_wait_status(status);
       part.rows_path = paths.rows;
       part.body_path = paths.body;
       count_surviving_rows(part, job_workers(opts, job));
@@ -349,18 +437,6 @@ std::vector<CustomStoragePath> custom_storage_paths(const PartReport& part) {
   return out;
 }
 
-bool dir_is_empty(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_empty(p, ec) && !ec;
-}
-
-bool is_inside(const fs::path& child, const fs::path& parent) {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(child, ec), p = fs::weakly_canonical(parent, ec);
-  auto cs = c.string(), ps = p.string();
-  return cs == ps || (cs.size() > ps.size() && cs.compare(0, ps.size(), ps) == 0 && cs[ps.size()] == '/');
-}
-
 // Whether OUTDIR gets this format's file: every format when --format named none; rows.jsonl and report.json always.
 bool format_selected(const RunOptions& opts, const std::string& name) {
   return opts.formats.empty() || opts.formats.count(name) || name == "jsonl" || name == "report";
@@ -405,6 +481,57 @@ tsk::Verification verify_with_progress(const RunOptions& opts, const tsk::ImageI
   return v;
 }
 
+// How many user homes the file systems searched held (report.json homes_searched), or nullopt when none was searched.
+std::optional<size_t> homes_found(const RunReport& report) {
+  std::optional<size_t> homes;
+  for (const auto& [p, part] : report.partitions)
+    if (const rapidjson::Value* scan = scan_section(part))
+      if (scan->HasMember("homes_searched") && (*scan)["homes_searched"].IsArray())
+        homes = homes.value_or(0) + (*scan)["homes_searched"].Size();
+  return homes;
+}
+
+// Said when no file system held a user home, so that a run that found nothing says why: what was looked for, and for
+// a folder the directories below it that look like a drive's root (a triage collection keeps one per drive, as
+// <collection>/C), so the examiner can point --dir there.
+std::string no_home_warning(const RunOptions& opts) {
+  std::string looked_for;
+  for (const HomePattern& hp : home_patterns()) {
+    std::string pattern;
+    for (const std::string& s : hp.segments) pattern += (pattern.empty() ? "" : "/") + s;
+    looked_for += (looked_for.empty() ? "" : ", ") + pattern;
+  }
+  std::string msg = "no user home found (looked for " + looked_for + " at the root of " +
+                    (opts.folder.empty() ? "each file system" : opts.folder) +
+                    "; Roo's storage is searched for below a home, the CLI's temporary roo-cli-* folders below the "
+                    "root's tmp and temp folders)";
+  if (opts.folder.empty()) return msg;
+  std::vector<std::string> candidates;
+  std::error_code ec;
+  const fs::path top(opts.folder);
+  for (auto it = fs::recursive_directory_iterator(top, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator() && candidates.size() < 3; it.increment(ec)) {
+    if (it.depth() >= 4) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
+    const std::string name = it->path().filename().string();
+    for (const HomePattern& hp : home_patterns())
+      if (it.depth() > 0 && iequals(name, hp.segments.front())) {
+        candidates.push_back(it->path().parent_path().string());
+        it.disable_recursion_pending();
+        break;
+      }
+  }
+  if (!candidates.empty()) {
+    msg += "; below it, these folders hold one:";
+    for (const std::string& c : candidates) msg += " " + c;
+    msg += " (give one of them to --dir)";
+  }
+  return msg;
+}
+
 }  // namespace
 
 int run(const RunOptions& opts) {
@@ -412,24 +539,14 @@ int run(const RunOptions& opts) {
   std::string error;
   if (!time_zone_exists(opts.display_tz, &error)) return fail(kExitUsage, error);  // before any work, not after it
 
-  // Evidence is sacred: outputs never go into the evidence folder or beside an image.
+  // Evidence is sacred: outputs never go into the evidence folder, beside an image, or below either.
+  OutputDir::Options out_opts;
+  out_opts.out = out;
+  out_opts.evidence = evidence_directories(opts.image_paths, opts.folder);
+  out_opts.force = opts.force;
+  std::optional<OutputDir> outdir = OutputDir::open(out_opts, &error);
+  if (!outdir) return fail(kExitUsage, error);
   std::error_code ec;
-  if (!opts.folder.empty() && is_inside(out, opts.folder))
-    return fail(kExitUsage, "OUTDIR " + out.string() + " is inside the evidence folder " + opts.folder +
-                                "; choose an output directory outside the evidence");
-  for (const std::string& img : opts.image_paths) {
-    fs::path image_dir = fs::weakly_canonical(fs::path(img), ec).parent_path();  // through links, too
-    if (fs::weakly_canonical(out, ec) == fs::weakly_canonical(image_dir, ec))
-      return fail(kExitUsage, "OUTDIR " + out.string() + " is the directory holding the image " + img +
-                                  "; write outputs elsewhere so nothing is written beside the evidence");
-  }
-  if (fs::exists(out, ec)) {
-    if (!fs::is_directory(out, ec)) return fail(kExitUsage, "OUTDIR " + out.string() + " exists and is not a directory");
-    if (!dir_is_empty(out) && !opts.force)
-      return fail(kExitUsage, "OUTDIR " + out.string() + " is not empty; use --force to write into it anyway");
-  } else if (!fs::create_directories(out, ec)) {
-    return fail(kExitUsage, "cannot create OUTDIR " + out.string() + ": " + ec.message());
-  }
 
   RunReport report;
   report.command_line = opts.command_line;
@@ -468,9 +585,7 @@ int run(const RunOptions& opts) {
         if (p.kind == tsk::Partition::unallocated) jobs.front().gaps.push_back(p);
   }
 
-  const fs::path work = out / ".roo-ingest-work";
-  fs::remove_all(work, ec);  // a previous killed run's scratch: ours to remove
-  if (!fs::create_directories(work, ec)) return fail(kExitUsage, "cannot create " + work.string() + ": " + ec.message());
+  const fs::path& work = outdir->work();
 
   bool partial = false;
   int parsed = 0;
@@ -482,7 +597,7 @@ int run(const RunOptions& opts) {
     else
       progress("folder %s: scanning", opts.folder.c_str());
     PartReport part = run_job(opts, job, work);
-    if (part.status == "crashed" || part.status == "failed") {
+    if (part_did_not_finish(part.status)) {
       partial = true;
       // Its worker did not carve the unpartitioned space to the end (carved rows are added only when complete):
       // the next partition's worker carves it.
@@ -498,6 +613,11 @@ int run(const RunOptions& opts) {
         placed = true;
       }
     if (!placed) report.partitions.push_back({std::nullopt, part});
+  }
+
+  if (homes_found(report) == size_t{0}) {
+    report.warnings.push_back(no_home_warning(opts));
+    std::fprintf(stderr, "roo-ingest: warning: %s\n", report.warnings.back().c_str());
   }
 
   // Second round (roo-format.md §1.2): a custom storage path an editor's settings name but its own file system does
@@ -538,7 +658,7 @@ int run(const RunOptions& opts) {
                    wanted.recorded_path.c_str(), wanted.settings_file.c_str());
           PartReport found = run_job(opts, job, work);
           res.partitions_searched.push_back(other.index);
-          if (found.status == "crashed" || found.status == "failed") {
+          if (part_did_not_finish(found.status)) {
             partial = true;
             not_searched +=
                 (not_searched.empty() ? "" : ", ") + std::to_string(other.index) + " (" + found.status + ")";
@@ -616,14 +736,13 @@ int run(const RunOptions& opts) {
   report.outputs = outputs_report(opts, report, derived);
   if (!write_file(report_tmp, run_report_json(report))) return fail(kExitInternal, "cannot write report.json");
 
-  // Move into place only when complete: a killed run never leaves output that looks finished. report.json comes
-  // last; a format not asked for (roo.body, which the workers always write) is removed with the work dir.
-  for (const DerivedOutput& file : report.outputs->files) {
-    const std::string& name = file.file;
-    fs::rename(work / name, out / name, ec);
-    if (ec) return fail(kExitInternal, "cannot move " + name + " into " + out.string() + ": " + ec.message());
-  }
-  fs::remove_all(work, ec);
+  // Move into place only when complete: a killed run never leaves output that looks finished, nor outputs of an
+  // earlier run beside its own. A format not asked for (roo.body, which the workers always write) is removed with
+  // the work dir.
+  std::vector<std::string> files, every_name;
+  for (const DerivedOutput& file : report.outputs->files) files.push_back(file.file);
+  for (const OutputFormatInfo& f : output_formats()) every_name.push_back(f.file);
+  if (!outdir->publish(files, every_name, &error)) return fail(kExitInternal, error);
 
   if (!opts.quiet) std::fputs(run_summary(report).c_str(), stdout);
   if (parsed == 0 && !jobs.empty() && !partial) {

@@ -14,7 +14,7 @@ enum ExitCode {
   kExitUsage = 2,          // bad arguments, or OUTDIR not usable (not empty without --force, inside the evidence)
   kExitEvidence = 3,       // the evidence cannot be opened (missing, unreadable, not an image, empty)
   kExitSegment = 4,        // a segment of a split image is missing
-  kExitPartial = 5,        // finished, but a file system's worker crashed or failed: see report.json. (A file that
+  kExitPartial = 5,        // finished, but a file system's worker crashed, hung or failed: see report.json. (A file that
                            // cannot be read gives parser_error rows and report errors, not this code.)
   kExitNothingReadable = 6,  // finished, but no file system could be opened at all (not a disk image, encrypted,
                              // damaged): report.json says why for each partition
@@ -41,6 +41,9 @@ struct RunOptions {
   bool verify = false;
   // --threads: worker threads for parsing and carving; 0 = one per CPU core.
   unsigned threads = 0;
+  // --stall-timeout: a file system's worker whose progress (bytes read, rows written) has not moved for this long
+  // is ended and its file system reported as hung; 0 = wait for ever.
+  int stall_timeout_seconds = 180;
   std::vector<std::string> command_line;
 };
 

@@ -1,4 +1,5 @@
 #include "tsk_glue/tsk_fs_view.h"
+#include "core/progress_beats.h"
 
 #include <tsk/libtsk.h>
 
@@ -114,6 +115,7 @@ class TskByteSource : public ByteSource {
         error_ = "read at offset " + std::to_string(offset) + ": " + take_tsk_error("read failed");
         return -1;
       }
+      count_progress(static_cast<uint64_t>(n));
       return static_cast<int64_t>(n);
     } catch (const std::exception& e) {
       error_ = e.what();

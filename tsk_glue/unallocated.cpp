@@ -1,4 +1,5 @@
 #include "tsk_glue/unallocated.h"
+#include "core/progress_beats.h"
 
 #include <tsk/libtsk.h>
 
@@ -129,6 +130,8 @@ std::vector<CarveRun> CarveSource::content_runs(uint64_t inode) {
 int64_t CarveSource::read(uint64_t offset, char* buf, size_t len) {
   const ssize_t n = tsk_img_read(img_, static_cast<TSK_OFF_T>(offset), buf, len);
   if (n < 0) tsk_error_reset();
+  else
+    count_progress(static_cast<uint64_t>(n));
   return n;
 }
 

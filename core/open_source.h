@@ -43,6 +43,13 @@ class OpenSource {
     record_.folded += s.folded;
     record_.version_folded += s.version_folded;
   }
+  // A parser_error row this file gave outside a parser's own ParseStats (a store read whole, then found unreadable):
+  // emitted through ctx, or through another sink and only counted here.
+  void error(std::string text) {
+    ctx.error(std::move(text));
+    count_error();
+  }
+  void count_error() { ++record_.errors; }
   ParseContext ctx;
 
  private:

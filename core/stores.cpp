@@ -197,7 +197,7 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
   const ParseContext& ctx = src.ctx;
   auto db = read_whole(*src.stream());
   if (!db) {
-    ctx.error("parser: " + ctx.file_name + " is larger than roo-ingest reads");
+    src.error("parser: " + ctx.file_name + " is larger than roo-ingest reads");
     return;
   }
   // The -wal beside it holds the newest values (SQLite write-ahead log); it is read with the database.
@@ -219,7 +219,7 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
       named.push_back(&ext);
   if (named.empty()) return;
   if (opts.scratch_dir.empty()) {
-    ctx.error("parser: " + ctx.file_name + " was not read (no scratch directory for its private copy)");
+    src.error("parser: " + ctx.file_name + " was not read (no scratch directory for its private copy)");
     return;
   }
   std::map<std::string, int64_t> rows_so_far;  // this file's rows by kind, over every extension's key
@@ -227,7 +227,7 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
     StateDbRead read = read_state_db(*db, wal, ext->id, opts.scratch_dir);
     if (!read.ok) {
       // seed 000 Bad-line rows: one parser row, never the value. The database itself is unreadable: one row for it.
-      ctx.error("parser: " + ctx.file_name + " could not be read (" + read.error + ")");
+      src.error("parser: " + ctx.file_name + " could not be read (" + read.error + ")");
       return;
     }
     // Each row says which extension's it is; the nightly's rows have its surface, as its roots' rows do. The
@@ -290,6 +290,7 @@ void read_extension_state(const StorePattern& pattern, const StateDbRead& read, 
   if (!parse_json(read.extension_row->value.data(), read.extension_row->value.size(), value, nullptr) ||
       !value.IsObject()) {
     ctx.error("parser: " + ctx.file_name + " ItemTable " + read.extension_row->key + " is not a JSON object");
+    src.count_error();
     return secret_rows();
   }
   // When the WAL changed the row, each row says whether its value is one the main file alone lacks.

@@ -481,11 +481,12 @@ tsk::Verification verify_with_progress(const RunOptions& opts, const tsk::ImageI
   return v;
 }
 
-// How many user homes the file systems searched held (report.json homes_searched), or nullopt when none was searched.
+// How many user homes the file systems searched held (report.json homes_searched), or nullopt when none was searched
+// to the end.
 std::optional<size_t> homes_found(const RunReport& report) {
   std::optional<size_t> homes;
   for (const auto& [p, part] : report.partitions)
-    if (const rapidjson::Value* scan = scan_section(part))
+    if (const rapidjson::Value* scan = part.status == "parsed" ? scan_section(part) : nullptr)
       if (scan->HasMember("homes_searched") && (*scan)["homes_searched"].IsArray())
         homes = homes.value_or(0) + (*scan)["homes_searched"].Size();
   return homes;
@@ -539,6 +540,21 @@ int run(const RunOptions& opts) {
   std::string error;
   if (!time_zone_exists(opts.display_tz, &error)) return fail(kExitUsage, error);  // before any work, not after it
 
+  // The evidence is opened (read-only) first: a missing or unreadable image is said before anything is created.
+  std::error_code ec;
+  std::unique_ptr<tsk::Image> image;
+  if (!opts.folder.empty()) {
+    if (!fs::is_directory(opts.folder, ec))
+      return fail(kExitEvidence, opts.folder + ": not a directory (--dir takes a folder: a triage collection or a "
+                                               "mounted image)");
+  } else {
+    try {
+      image = tsk::Image::open(opts.image_paths);
+    } catch (const tsk::EvidenceError& e) {
+      return fail(e.exit_code, e.what());
+    }
+  }
+
   // Evidence is sacred: outputs never go into the evidence folder, beside an image, or below either.
   OutputDir::Options out_opts;
   out_opts.out = out;
@@ -546,27 +562,17 @@ int run(const RunOptions& opts) {
   out_opts.force = opts.force;
   std::optional<OutputDir> outdir = OutputDir::open(out_opts, &error);
   if (!outdir) return fail(kExitUsage, error);
-  std::error_code ec;
 
   RunReport report;
   report.command_line = opts.command_line;
   report.verify_requested = opts.verify;
   report.deep = opts.deep;
   std::vector<PartitionJob> jobs;
-  if (!opts.folder.empty()) {
-    if (!fs::is_directory(opts.folder, ec))
-      return fail(kExitEvidence, opts.folder + ": not a directory (--dir takes a folder: a triage collection or a "
-                                               "mounted image)");
+  if (!image) {
     report.evidence_kind = "folder";
     report.evidence_paths = {opts.folder};
     jobs.push_back({0, std::nullopt, std::nullopt, 0});
   } else {
-    std::unique_ptr<tsk::Image> image;
-    try {
-      image = tsk::Image::open(opts.image_paths);
-    } catch (const tsk::EvidenceError& e) {
-      return fail(e.exit_code, e.what());
-    }
     report.evidence_kind = "image";
     report.evidence_paths = opts.image_paths;
     report.image = image->info();
@@ -583,6 +589,7 @@ int run(const RunOptions& opts) {
     if (opts.deep && !jobs.empty())  // unpartitioned space is carved once, by the first partition's worker
       for (const tsk::Partition& p : image->partitions())
         if (p.kind == tsk::Partition::unallocated) jobs.front().gaps.push_back(p);
+    image.reset();  // each worker opens the image itself
   }
 
   const fs::path& work = outdir->work();

@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstdint>
+#include <cstring>
 
 namespace roo::tsk::segments {
 namespace {
@@ -122,6 +124,45 @@ std::string ewf_segment_name(const std::string& any_segment, int number) {
     ext[0] = static_cast<char>(f);
   }
   return stem + ext;
+}
+
+std::optional<std::string> ewf_segment_cut(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::nullopt;
+  auto u64 = [](const unsigned char* p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = v << 8 | p[i];
+    return v;
+  };
+  std::optional<std::string> cut;
+  unsigned char header[13];
+  std::fseek(f, 0, SEEK_END);
+  const uint64_t size = static_cast<uint64_t>(std::ftell(f));
+  std::fseek(f, 0, SEEK_SET);
+  static const unsigned char kSignature[8] = {'E', 'V', 'F', 0x09, 0x0d, 0x0a, 0xff, 0x00};
+  static const unsigned char kLogicalSignature[8] = {'L', 'V', 'F', 0x09, 0x0d, 0x0a, 0xff, 0x00};
+  if (std::fread(header, 1, sizeof header, f) == sizeof header &&
+      (std::memcmp(header, kSignature, 8) == 0 || std::memcmp(header, kLogicalSignature, 8) == 0)) {
+    uint64_t at = sizeof header;
+    for (int sections = 0; sections < 1000000; ++sections) {
+      unsigned char d[76];
+      if (at + sizeof d > size || std::fseek(f, static_cast<long>(at), SEEK_SET) != 0 ||
+          std::fread(d, 1, sizeof d, f) != sizeof d) {
+        cut = "cut short at " + std::to_string(size) + " bytes: its section chain goes on at byte " + std::to_string(at);
+        break;
+      }
+      const std::string type(reinterpret_cast<const char*>(d), strnlen(reinterpret_cast<const char*>(d), 16));
+      if (type == "next" || type == "done") break;
+      const uint64_t next = u64(d + 16);
+      if (next <= at) {
+        cut = "damaged: the section at byte " + std::to_string(at) + " names no later section";
+        break;
+      }
+      at = next;
+    }
+  }
+  std::fclose(f);
+  return cut;
 }
 
 }  // namespace roo::tsk::segments

@@ -28,4 +28,11 @@ std::optional<LaterSegment> later_split_raw_segment(const std::string& path);
 // or empty when the name has no such extension.
 std::string ewf_segment_name(const std::string& any_segment, int number);
 
+// Whether an EWF (version 1: E01, L01, S01) segment file is cut short: its chain of sections, which starts after the
+// 13-byte file header and in which each 76-byte section descriptor names the offset of the next, must end with a
+// "next" or "done" section inside the file (the layout of libewf's "Expert Witness Compression Format" document,
+// sections 2 and 3). Returns what is wrong in words ("cut short at 1000000 bytes: its section chain goes on at byte
+// 4163261"), or nothing when the chain is whole or the file is no EWF version 1 segment.
+std::optional<std::string> ewf_segment_cut(const std::string& path);
+
 }  // namespace roo::tsk::segments

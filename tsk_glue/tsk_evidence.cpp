@@ -179,6 +179,15 @@ void check_ewf(const std::vector<std::string>& given, ImageInfo& info, bool libt
     std::string reason = "missing segment " + std::to_string(n + 1) + " of the EWF image " + base_name(first) +
                          " (libewf found " + std::to_string(n) + " segment(s) and no end-of-set marker" +
                          (later.empty() ? ", or the last segment is damaged" : "; " + later + " exists") + ")";
+    // A segment that is there but cut short (a copy that did not finish) makes libewf look for one more segment:
+    // name the cut one rather than the number after the last.
+    for (size_t k = 0; k < names.size(); ++k)
+      if (auto cut = segments::ewf_segment_cut(names[k])) {
+        missing = names[k];
+        reason = "segment " + std::to_string(k + 1) + " of the EWF image " + base_name(first) + ", " +
+                 base_name(names[k]) + ", is " + *cut + " (a copy that did not finish?)";
+        break;
+      }
     throw EvidenceError(missing.empty() ? first : missing, kExitMissingSegment, reason);
   }
 }

@@ -418,7 +418,10 @@ class E2E(unittest.TestCase):
         self.assertEqual(proc.returncode, 2)
 
     def test_errors(self):
-        missing = os.path.join(self.tmp, "nope.E01")
+        # The evidence in a folder of its own: OUTDIR may not be below the folder that holds an image.
+        evidence = os.path.join(self.tmp, "evidence")
+        os.mkdir(evidence)
+        missing = os.path.join(evidence, "nope.E01")
         _, proc = self.run_tool(missing, check=False)
         self.assertEqual(proc.returncode, 3)
         self.assertIn(missing, proc.stderr)
@@ -439,13 +442,15 @@ class E2E(unittest.TestCase):
                               capture_output=True, text=True)
         self.assertEqual(proc.returncode, 2)
         self.assertIn("--force", proc.stderr)
-        proc = subprocess.run([BINARY, os.path.join(lone, "demo-split.E01"), "-o", lone], capture_output=True,
+        shutil.copy(images("demo.E01"), evidence)
+        proc = subprocess.run([BINARY, os.path.join(evidence, "demo.E01"), "-o", evidence], capture_output=True,
                               text=True)
         self.assertEqual(proc.returncode, 2)
+        self.assertEqual(sorted(os.listdir(evidence)), ["demo.E01"])
 
         # A file that is no image at all: opened as raw, no file system found: a one-line error naming it, exit 6,
         # and the report (complete) says why; no rows.
-        text = os.path.join(self.tmp, "notes.txt")
+        text = os.path.join(evidence, "notes.txt")
         with open(text, "w") as f:
             f.write("not a disk image\n" * 100)
         out, proc = self.run_tool(text, out_name="o3", check=False)
@@ -618,7 +623,8 @@ class E2E(unittest.TestCase):
         gone = "/tmp/roo-cli-1778139909330-p8d1z6w4c"
         shutil.copytree(os.path.join(REPO, "fixtures", "trees", "recovery-linux") + gone, tree + gone)
         os.makedirs(os.path.join(tree, "var", "tmp"))
-        img = os.path.join(self.tmp, "reuse.ext4")
+        os.makedirs(os.path.join(self.tmp, "evidence"))  # OUTDIR may not be below the image's folder
+        img = os.path.join(self.tmp, "evidence", "reuse.ext4")
         with open(img, "wb") as f:
             f.truncate(4 << 20)
         subprocess.run(["mkfs.ext4", "-q", "-F", "-b", "1024", "-I", "256", "-N", "512", "-d", tree, img], check=True,

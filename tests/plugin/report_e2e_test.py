@@ -153,7 +153,8 @@ class ReportE2E(unittest.TestCase):
     # A container whose stored MD5 differs from its media's: exit 7, a line on stderr, one in the summary, "mismatch"
     # in report.json, and the rows still written. The real ewfverify agrees that the copy does not verify.
     def test_verify_mismatch(self):
-        altered = os.path.join(self.tmp, "altered.E01")
+        os.makedirs(os.path.join(self.tmp, "evidence"))  # OUTDIR may not be below the image's folder
+        altered = os.path.join(self.tmp, "evidence", "altered.E01")
         with open(images("demo.E01"), "rb") as f, open(altered, "wb") as g:
             g.write(alter_stored_md5(f.read()))
         tool = ewfverify(altered)

@@ -282,6 +282,25 @@ class Robustness(unittest.TestCase):
         errors = [r["text"] for r in rows if r["kind"] == "parser_error"]
         self.assertTrue(any("cannot begin a record" in e for e in errors), errors)
 
+    # A state database that names Roo's extension but cannot be read gives its parser_error row, and report.json's
+    # line for the file counts that error.
+    def test_a_corrupt_state_db_counts_its_error(self):
+        folder = os.path.join(self.tmp, "case")
+        store = os.path.join(folder, "home", "u", ".config", "Code", "User", "globalStorage")
+        os.makedirs(store)
+        with open(os.path.join(store, "state.vscdb"), "wb") as f:
+            f.write(b"SQLite format 3\0" + b"\xff" * 4000 + b"RooVeterinaryInc.roo-cline" + b"\0" * 4000)
+        out = os.path.join(self.tmp, "out")
+        proc = self.run_tool("--dir", folder, "-o", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        rows = [json.loads(l) for l in read(os.path.join(out, "rows.jsonl")).splitlines()]
+        errors = [r for r in rows if r["kind"] == "parser_error" and r["source"]["path"].endswith("/state.vscdb")]
+        self.assertEqual(len(errors), 1, [r["text"] for r in rows])
+        self.assertIn("could not be read", errors[0]["text"])
+        report = json.loads(read(os.path.join(out, "report.json")))
+        lines = [f for p in report["partitions"] for f in p["scan"]["files_parsed"] if f["path"].endswith("/state.vscdb")]
+        self.assertEqual([f["errors"] for f in lines], [1])
+
     # --- a folder with no home ---
 
     def test_a_folder_without_a_home_says_so_and_where_homes_are(self):

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "tests/tsk_glue/tsk_test_util.h"
+#include "tsk_glue/segments.h"
 #include "tsk_glue/tsk_evidence.h"
 
 namespace roo::tsk {
@@ -281,6 +282,34 @@ TEST(TskImageErrors, MissingMiddleE01Segment) {
   EXPECT_EQ(e.exit_code, kExitMissingSegment);
   EXPECT_EQ(e.path, (t.path() / "demo-split.E02").string());
   EXPECT_NE(std::string(e.what()).find("missing segment 2"), std::string::npos) << e.what();
+}
+
+// A segment that is there but cut short (a copy that did not finish) is named, with where it is cut: libewf then
+// looks for a segment after the last, which is not the one missing.
+TEST(TskImageErrors, CutE01SegmentIsNamed) {
+  for (int cut : {1, 2, 3}) {
+    TempDir t;
+    const int n = count_segments(e0);
+    for (int i = 1; i <= n; ++i)
+      if (i != cut) t.link(e0(i));
+    const std::string copy = (t.path() / e0(cut)).string();
+    fs::copy_file(image(e0(cut)), copy);
+    fs::resize_file(copy, 1000000);  // the fixture's segments are 2-4 MB
+    auto e = open_error({(t.path() / "demo-split.E01").string()});
+    EXPECT_EQ(e.exit_code, kExitMissingSegment);
+    EXPECT_EQ(e.path, copy);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("segment " + std::to_string(cut) + " of the EWF image demo-split.E01, " + e0(cut) +
+                        ", is cut short at 1000000 bytes"),
+              std::string::npos)
+        << what;
+  }
+}
+
+TEST(TskSegments, WholeEwfSegmentsAreNotCut) {
+  for (const char* name : {"demo.E01", "demo-split.E01", "demo-split.E02", "demo-split.E03"})
+    EXPECT_EQ(segments::ewf_segment_cut(image(name)), std::nullopt) << name;
+  EXPECT_EQ(segments::ewf_segment_cut(image("linux-ext4.raw.001")), std::nullopt);  // no EWF: nothing to say
 }
 
 TEST(TskImageErrors, MissingLastE01Segment) {

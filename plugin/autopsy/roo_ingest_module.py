@@ -12,8 +12,9 @@ holds is in roo_mapping.py (pure Python, tested on real rows.jsonl files); this 
      stderr lines (JSON progress lines as a percentage when it has them; else indeterminate);
   3. register the ROO_* artifact and attribute types, read rows.jsonl, and for each row make a data artifact on the
      file the row came from (tsk_fs_info.img_offset + meta_addr + meta_seq, else parent path + name, else the data
-     source) and, for a timed row, a TSK_TL_EVENT (TSK_DATETIME, TSK_DESCRIPTION, TSK_TL_EVENT_TYPE = OTHER) on the
-     same file, so the row shows in the Timeline with a readable description; post them in batches;
+     source) and, for a timed row, a TSK_TL_EVENT (TSK_DATETIME, TSK_DESCRIPTION, TSK_TL_EVENT_TYPE = id 23:
+     STANDARD_ARTIFACT_CATCH_ALL, OTHER before Sleuth Kit 4.11.1) on the same file, so the row shows in the
+     Timeline with a readable description; post them in batches;
   4. add report.html (else report.json) to the case's reports and post an ingest message with the counts.
 
 Install: copy this folder (roo_ingest_module.py + roo_mapping.py) into Autopsy's python_modules folder as one
@@ -289,7 +290,7 @@ class RooIngestModule(DataSourceIngestModule):
         progressBar.progress("Adding roo-ingest rows to the case", 0)
         self._register_types(blackboard)
         tl_type = BlackboardArtifact.Type(BlackboardArtifact.ARTIFACT_TYPE.TSK_TL_EVENT)
-        event_type_id = getattr(TimelineEventType, roo_mapping.TIMELINE_EVENT_TYPE).getTypeID()
+        event_type_id = roo_mapping.timeline_event_type(TimelineEventType).getTypeID()
         pending = []
         with io.open(rows_path, "r", encoding="utf-8") as f:
             for number, spec, error in roo_mapping.iter_specs(f):
@@ -385,7 +386,7 @@ class RooIngestModule(DataSourceIngestModule):
             try:
                 blackboard.postArtifacts(batch, roo_mapping.MODULE_NAME, _long(job_id))
                 return
-            except TypeError:  # before Autopsy 4.19: no ingest job id argument
+            except TypeError:  # Sleuth Kit before 4.12 (so Autopsy 4.19.2 too): no ingest job id argument
                 pass
         blackboard.postArtifacts(batch, roo_mapping.MODULE_NAME)
 

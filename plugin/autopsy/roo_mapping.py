@@ -47,8 +47,9 @@ LONG = "LONG"
 DOUBLE = "DOUBLE"
 VALUE_TYPES = (STRING, LONG, DOUBLE)
 
-# TimelineEventType constant the TSK_TL_EVENT artifacts name: OTHER (id 23) is "Custom Types > Other" in the Timeline.
-TIMELINE_EVENT_TYPE = "OTHER"
+# The TimelineEventType the TSK_TL_EVENT artifacts name (id 23), newest name first: Sleuth Kit 4.11.1, which Autopsy
+# 4.19.2 and later ship, renamed OTHER to STANDARD_ARTIFACT_CATCH_ALL (docs/autopsy.md, step 7).
+TIMELINE_EVENT_TYPE_NAMES = ("STANDARD_ARTIFACT_CATCH_ALL", "OTHER")
 # Artifacts are posted to the blackboard in batches of this many.
 POST_BATCH_SIZE = 500
 # Longest description put on a timeline event (the full text stays in the artifact's ROO_TEXT attribute).
@@ -363,7 +364,15 @@ def iso_to_epoch_seconds(text):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Timeline description
+# Timeline event type and description
+
+
+def timeline_event_type(event_types):
+    """The first of TIMELINE_EVENT_TYPE_NAMES that event_types (the TimelineEventType class) has."""
+    for name in TIMELINE_EVENT_TYPE_NAMES:
+        if hasattr(event_types, name):
+            return getattr(event_types, name)
+    raise AttributeError("TimelineEventType has none of " + ", ".join(TIMELINE_EVENT_TYPE_NAMES))
 
 
 def _one_line(text, limit):

@@ -272,7 +272,7 @@ class ATTRIBUTE_TYPE(object):  # noqa: N801 (Java name); ids as in BlackboardAtt
     TSK_DATETIME = AttributeType(2, "TSK_DATETIME", "Date/Time", VT.DATETIME)
     TSK_DESCRIPTION = AttributeType(73, "TSK_DESCRIPTION", "Description", VT.STRING)
     TSK_TL_EVENT_TYPE = AttributeType(132, "TSK_TL_EVENT_TYPE", "Event Type", VT.LONG)
-    TSK_ASSOCIATED_ARTIFACT = AttributeType(105, "TSK_ASSOCIATED_ARTIFACT", "Associated Artifact", VT.LONG)
+    TSK_ASSOCIATED_ARTIFACT = AttributeType(96, "TSK_ASSOCIATED_ARTIFACT", "Associated Artifact", VT.LONG)
 
 
 class BlackboardAttribute(object):
@@ -349,7 +349,17 @@ class TimelineEventTypeImpl(object):
 
 
 class TimelineEventType(object):
-    OTHER = TimelineEventTypeImpl(23, "Other")
+    """TimelineEventType of Sleuth Kit 4.11.1 up to 4.13.0 (Autopsy 4.19.2 and later): id 23 is named
+    STANDARD_ARTIFACT_CATCH_ALL and there is no OTHER (bindings/java/src/org/sleuthkit/datamodel/
+    TimelineEventType.java at tags sleuthkit-4.11.1, sleuthkit-4.12.0, sleuthkit-4.12.1, sleuthkit-4.13.0)."""
+    STANDARD_ARTIFACT_CATCH_ALL = TimelineEventTypeImpl(23, "Standard Artifact Event")
+    LOG_ENTRY = TimelineEventTypeImpl(24, "Log Entry")
+    CUSTOM_ARTIFACT_CATCH_ALL = TimelineEventTypeImpl(26, "Custom Artifact Event")
+
+
+class TimelineEventTypeBefore4_11_1(object):  # noqa: N801
+    """The same class up to Sleuth Kit 4.11.0 (tags sleuthkit-4.10.2, sleuthkit-4.11.0): id 23 is OTHER."""
+    OTHER = TimelineEventTypeImpl(23, "Standard Types")
     LOG_ENTRY = TimelineEventTypeImpl(24, "Log Entry")
 
 

@@ -147,7 +147,7 @@ class FakeAutopsy(unittest.TestCase):
             spec = m.row_to_spec(row)
             self.assertEqual(ev.attribute("TSK_DATETIME"), spec["timeline"]["time"])
             self.assertEqual(ev.attribute("TSK_DESCRIPTION"), spec["timeline"]["description"])
-            self.assertEqual(ev.attribute("TSK_TL_EVENT_TYPE"), 23)  # TimelineEventType.OTHER
+            self.assertEqual(ev.attribute("TSK_TL_EVENT_TYPE"), 23)  # TimelineEventType.STANDARD_ARTIFACT_CATCH_ALL
             self.assertEqual(ev.obj_id, owner.obj_id)
 
         self.assertTrue(all(a.posted for a in bb.artifacts))
@@ -164,6 +164,28 @@ class FakeAutopsy(unittest.TestCase):
         # a second ingest of the same data source writes into the same folder (--force) and works again
         R.reset()
         self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.OK, R.messages)
+
+    def test_timeline_event_type_before_and_after_sleuthkit_4_11_1(self):
+        """Sleuth Kit 4.11.1 renamed TimelineEventType.OTHER (id 23) to STANDARD_ARTIFACT_CATCH_ALL and kept no OTHER
+        (TimelineEventType.java at tags sleuthkit-4.11.0 and sleuthkit-4.11.1, see autopsy_fakes.py): the module
+        must name id 23 with either class."""
+        self.assertFalse(hasattr(fakes.TimelineEventType, "OTHER"))
+        self.assertFalse(hasattr(fakes.TimelineEventTypeBefore4_11_1, "STANDARD_ARTIFACT_CATCH_ALL"))
+        _, sk_case, image = self.make_case("macos-fat")
+        mod = self.make_module(common.BINARY)
+        mod.startUp(fakes.Context())
+        for event_types in (fakes.TimelineEventType, fakes.TimelineEventTypeBefore4_11_1):
+            R.reset()
+            fakes.Case.current.sk_case = fakes.SleuthkitCase(sk_case.lookup)
+            saved, module.TimelineEventType = module.TimelineEventType, event_types
+            try:
+                self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.OK, R.messages)
+            finally:
+                module.TimelineEventType = saved
+            events = [a for a in fakes.Case.current.sk_case.getBlackboard().artifacts
+                      if a.artifact_type.getTypeName() == "TSK_TL_EVENT"]
+            self.assertGreater(len(events), 0, event_types.__name__)
+            self.assertEqual({ev.attribute("TSK_TL_EVENT_TYPE") for ev in events}, {23}, event_types.__name__)
 
     def test_files_not_in_the_case_go_to_the_data_source(self):
         _, sk_case, image = self.make_case("macos-fat", lookup=lambda where: [])

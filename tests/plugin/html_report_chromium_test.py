@@ -314,6 +314,25 @@ class HtmlReportChromium(unittest.TestCase):
         self.assertIn(f"{len(from_file)} row(s) from deleted/recovered files",
                       [b.text() for b in entry.all("span", cls="badge")])
 
+    def test_deleted_names_column(self):
+        """The Roo roots table's deleted-names column shows report.json's roots_found[].deleted_names_seen. On
+        deleted-ntfs.E01 bob's VS Code root has 3 deleted names (fixtures/images/README.md: ui_messages.json of two
+        tasks and one task directory); the other roots none."""
+        out = os.path.join(self.tmp, "deleted-ntfs")
+        run_tool([os.path.join(REPO, "fixtures", "images", "deleted-ntfs.E01"), "--format", "html"], out)
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            roots = [r for p in json.load(f)["partitions"] for r in p["scan"]["roots_found"]]
+        evidence = render(os.path.join(out, "report.html")).one("div", cls="evidence")
+        heading = next(h for h in evidence.all("h4") if h.text().startswith("Roo roots found"))
+        siblings = [n for n in heading.parent.children if isinstance(n, Node)]
+        header, *lines = siblings[siblings.index(heading) + 1].all("tr")
+        column = next(i for i, th in enumerate(header.all("th")) if th.text().startswith("deleted names"))
+        shown = [(tr.all("td")[3].text(), tr.all("td")[column].text()) for tr in lines]
+        self.assertEqual(shown, [(r["path"], str(r["deleted_names_seen"])) for r in roots])
+        bob = "/Users/bob/AppData/Roaming/Code/User/globalStorage/rooveterinaryinc.roo-cline"
+        self.assertEqual(sorted(n for path, n in shown if path != bob), ["0"] * (len(shown) - 1))
+        self.assertIn((bob, "3"), shown)
+
     def test_cut_off_page_says_so(self):
         """A page cut while it was written (a killed run, a full disk) has no end mark; its script, in the head,
         still runs and says so."""

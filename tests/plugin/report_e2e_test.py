@@ -92,6 +92,34 @@ def alter_stored_md5(data):
     return bytes(data)
 
 
+# The names report_template.html's renderEvidence gives to parts of report.json, read from it by hand, and where in
+# report.json each points ("a.b[]": each element of the list a.b).
+HTML_REPORT_NAMES = {
+    "rep": [""],
+    "ev": ["evidence"],
+    "rows": ["rows"],
+    "p": ["partitions[]"],
+    "s": ["partitions[].scan", "custom_storage_path_scans[].scan"],
+    "r": ["partitions[].scan.roots_found[]", "custom_storage_path_scans[].scan.roots_found[]"],
+    "f": ["partitions[].scan.files_parsed[]", "custom_storage_path_scans[].scan.files_parsed[]"],
+    "c": ["custom_storage_path_scans[]", "partitions[].scan.custom_storage_paths[]",
+          "custom_storage_path_scans[].scan.custom_storage_paths[]"],
+}
+# What renderEvidence reads of other objects: JavaScript's own members (Array.isArray, box.append, ROWS.length …).
+HTML_JS_MEMBERS = {"isArray", "keys", "length", "append", "push", "map", "join", "concat"}
+
+
+def objects_at(value, path):
+    """The JSON objects at path (as in HTML_REPORT_NAMES) in value."""
+    found = [value]
+    for step in path.split(".") if path else []:
+        key = step[:-2] if step.endswith("[]") else step
+        found = [v[key] for v in found if isinstance(v, dict) and v.get(key) is not None]
+        if step.endswith("[]"):
+            found = [x for v in found if isinstance(v, list) for x in v]
+    return [v for v in found if isinstance(v, dict)]
+
+
 class ReportE2E(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="roo-report-e2e-")
@@ -268,6 +296,32 @@ class ReportE2E(unittest.TestCase):
         self.assertEqual(len(failed), 1)
         self.assertIn("worker killed by signal", failed[0]["why"])
         self.assertIn("Failed: 1 partition(s) not (fully) processed", proc.stdout)
+
+    # ---- report.html's reading of report.json ----
+
+    # Every report.json field the page's evidence section (report_template.html, renderEvidence) reads is one that
+    # roo-ingest writes there, at that place: a renamed field would show as null in the page. The fixtures together
+    # have every optional field the page reads: deleted names (deleted-ntfs), custom storage path scans
+    # (custom-path), partitions with a reason (macos-hfs).
+    def test_html_page_reads_report_fields(self):
+        reports = [read_report(self.run_tool("--quiet", images(name), out_name=name)[0])
+                   for name in ("deleted-ntfs.E01", "custom-path.E01", "macos-hfs.E01")]
+        with open(os.path.join(REPO, "plugin", "formats", "report_template.html"), encoding="utf-8") as f:
+            page = f.read()
+        start = page.index("function renderEvidence()")
+        code = page[start:page.index("\n  }\n", start)]
+        self.assertIn("const rep = META.report", code)  # report.json, as html_report.cpp puts it in the page
+        code = re.sub(r"'(?:[^'\\\n]|\\.)*'", "''", code)  # string literals: text, not accesses
+        reads = set(re.findall(r"(?<![\w.])([A-Za-z_]\w*)\.([A-Za-z_]\w*)", code))
+        self.assertEqual({name for name, _ in reads if name in HTML_REPORT_NAMES}, set(HTML_REPORT_NAMES))
+        for name, field in sorted(reads - {("META", "report")}):
+            if name not in HTML_REPORT_NAMES:
+                self.assertIn(field, HTML_JS_MEMBERS, f"{name}.{field}: the test does not know what {name} is")
+                continue
+            objects = [o for rep in reports for path in HTML_REPORT_NAMES[name] for o in objects_at(rep, path)]
+            self.assertTrue(objects, f"no fixture report has {HTML_REPORT_NAMES[name]}")
+            self.assertTrue(any(field in o for o in objects),
+                            f"the page reads {name}.{field}, report.json has no {field} at {HTML_REPORT_NAMES[name]}")
 
     # ---- l2t.csv order ----
 

@@ -438,6 +438,21 @@ std::string truncated_demo(const TempDir& t, uint64_t bytes, bool as_mbr) {
   return write_raw(t, as_mbr ? "demo-mbr.raw" : "demo.raw", disk);
 }
 
+// A cut demo disk lists what the whole one does but the gap in the disk's last MiB, which lies past the cut.
+void expect_whole_listing_but_the_last_gap(const std::vector<Partition>& got, std::vector<Partition> whole) {
+  ASSERT_EQ(whole.back().kind, Partition::unallocated);
+  whole.pop_back();
+  ASSERT_EQ(got.size(), whole.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].index, whole[i].index) << i;
+    EXPECT_EQ(got[i].offset_bytes, whole[i].offset_bytes) << i;
+    EXPECT_EQ(got[i].length_bytes, whole[i].length_bytes) << i;
+    EXPECT_EQ(got[i].description, whole[i].description) << i;
+    EXPECT_EQ(got[i].kind, whole[i].kind) << i;
+    EXPECT_EQ(got[i].vs_type, whole[i].vs_type) << i;
+  }
+}
+
 constexpr uint64_t kInsideFirst = 4120576;  // 3072000 bytes into partition 1, before partition 2 starts
 
 // libtsk refuses the table of an image that ends before its second partition starts; the partitions are listed all
@@ -448,20 +463,10 @@ TEST(TskImageTruncated, GptEndingInsideTheFirstPartitionKeepsItsPartitions) {
   auto cut = Image::open({truncated_demo(t, kInsideFirst, false)});
   ASSERT_EQ(cut->info().size, kInsideFirst);
   auto want = whole->partitions();
-  ASSERT_EQ(want.back().kind, Partition::unallocated);  // the last MiB of the disk: not in the cut image
-  want.pop_back();
   auto got = cut->partitions();
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    EXPECT_EQ(got[i].index, want[i].index) << i;
-    EXPECT_EQ(got[i].offset_bytes, want[i].offset_bytes) << i;
-    EXPECT_EQ(got[i].length_bytes, want[i].length_bytes) << i;
-    EXPECT_EQ(got[i].description, want[i].description) << i;
-    EXPECT_EQ(got[i].kind, want[i].kind) << i;
-    EXPECT_EQ(got[i].vs_type, "gpt") << i;
-    EXPECT_TRUE(got[i].table_read_by_roo_ingest) << i;
-    EXPECT_FALSE(want[i].table_read_by_roo_ingest) << i;
-  }
+  expect_whole_listing_but_the_last_gap(got, want);
+  for (size_t i = 0; i + 1 < want.size(); ++i) EXPECT_FALSE(want[i].table_read_by_roo_ingest) << i;
+  for (const auto& p : got) EXPECT_TRUE(p.table_read_by_roo_ingest) << p.index;
   auto fs = allocated(got);
   ASSERT_EQ(fs.size(), 2u);
   EXPECT_TRUE(fs[0].cut(kInsideFirst));
@@ -512,15 +517,9 @@ TEST(TskImageTruncated, GptEndingInsideTheSecondPartitionIsLibtsksListing) {
   constexpr uint64_t kInsideSecond = 7340032;
   auto whole = Image::open({image("demo.E01")});
   auto cut = Image::open({truncated_demo(t, kInsideSecond, false)});
-  auto want = whole->partitions();
-  want.pop_back();
   auto got = cut->partitions();
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    EXPECT_EQ(got[i].offset_bytes, want[i].offset_bytes) << i;
-    EXPECT_EQ(got[i].length_bytes, want[i].length_bytes) << i;
-    EXPECT_FALSE(got[i].table_read_by_roo_ingest) << i;
-  }
+  expect_whole_listing_but_the_last_gap(got, whole->partitions());
+  for (const auto& p : got) EXPECT_FALSE(p.table_read_by_roo_ingest) << p.index;
   auto fs = allocated(got);
   ASSERT_EQ(fs.size(), 2u);
   EXPECT_FALSE(fs[0].cut(kInsideSecond));

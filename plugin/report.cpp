@@ -500,6 +500,16 @@ std::string run_report_json(const RunReport& r) {
       put(w, "description", p->description);
       put(w, "volume_system", p->vs_type);
       put(w, "kind", std::string(partition_kind_name(p->kind)));
+      if (p->table_read_by_roo_ingest) put(w, "table_read_by", std::string("roo-ingest"));
+      if (r.image && p->cut(r.image->size)) {
+        const uint64_t end = p->offset_bytes + p->length_bytes, size = r.image->size;
+        w.Key("cut");
+        w.StartObject();
+        put(w, "image_ends_at_byte", static_cast<int64_t>(size));
+        put(w, "partition_ends_at_byte", static_cast<int64_t>(end));
+        put(w, "bytes_in_image", static_cast<int64_t>(p->offset_bytes < size ? size - p->offset_bytes : 0));
+        w.EndObject();
+      }
     }
     if (part.status.empty()) {
       put(w, "status", "not searched: " + not_searched_reason(p, r.deep));
@@ -601,6 +611,9 @@ std::string run_summary(const RunReport& r) {
     out += "  " + where + ": " + status;
     if (!part.fs_type.empty()) out += " (" + part.fs_type + ")";
     if (!part.reason.empty()) out += " — " + part.reason;
+    if (p && r.image && p->cut(r.image->size))
+      out += " — cut: the image ends at byte " + std::to_string(r.image->size) + ", the partition at byte " +
+             std::to_string(p->offset_bytes + p->length_bytes);
     const rapidjson::Value* scan = scan_section(part);
     if (scan && scan->HasMember("roots_found")) {
       for (const auto& root : (*scan)["roots_found"].GetArray()) {

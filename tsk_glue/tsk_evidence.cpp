@@ -12,6 +12,7 @@
 #include <cstring>
 #include <utility>
 
+#include "tsk_glue/partition_table.h"
 #include "tsk_glue/segments.h"
 #include "tsk_glue/tsk_fs_view.h"
 
@@ -293,6 +294,86 @@ void check_split_raw(const std::vector<std::string>& paths, TSK_IMG_INFO* img, I
   }
 }
 
+// libtsk refused a GPT, and the protective MBR in front of it is all it found (mm_open.c keeps the DOS table then).
+bool only_protective_mbr(const TSK_VS_INFO* vs) {
+  if (vs->vstype != TSK_VS_TYPE_DOS) return false;
+  for (TSK_PNUM_T i = 0; i < vs->part_count; ++i) {
+    const TSK_VS_PART_INFO* p = tsk_vs_part_get(vs, i);
+    if (p && p->desc && std::strncmp(p->desc, "GPT Safety", 10) == 0) return true;
+  }
+  tsk_error_reset();
+  return false;
+}
+
+// libtsk 4.11 refuses a DOS or GPT table whose first or second partition starts past the end of the image (dos.c
+// and gpt.c: "Starting sector too large for image"), so a truncated image shows no volume system, or only a GPT's
+// protective MBR. The table read from its own bytes (partition_table.h) then lists the partitions, laid out as
+// libtsk lays out a volume system (its meta entries, unallocated gaps, slots in order of start), so they keep the
+// slots mmls gives them on the whole image. Empty when that is not why libtsk refused the table.
+std::vector<Partition> partitions_past_the_end(TSK_IMG_INFO* img) {
+  const uint64_t size = static_cast<uint64_t>(img->size);
+  ReadAt read = [img, size](uint64_t off, unsigned char* buf, size_t len) -> size_t {
+    if (off >= size) return 0;
+    ssize_t n = tsk_img_read(img, static_cast<TSK_OFF_T>(off), reinterpret_cast<char*>(buf),
+                             static_cast<size_t>(std::min<uint64_t>(len, size - off)));
+    if (n < 0) tsk_error_reset();
+    return n < 0 ? 0 : static_cast<size_t>(n);
+  };
+  std::optional<PartitionTable> table = read_partition_table(read, {img->sector_size, 512, 1024, 2048, 4096});
+  if (!table) return {};
+  const uint64_t ss = table->sector_size, image_sectors = size / ss;
+  std::vector<Partition> out;
+  for (const TableEntry& e : table->entries) {
+    Partition p;
+    p.offset_bytes = e.start_sector * ss;
+    p.length_bytes = e.sector_count * ss;
+    p.description = e.description;
+    p.kind = e.meta ? Partition::meta : Partition::allocated;
+    out.push_back(p);
+  }
+  auto is_volume = [](const Partition& p) { return p.kind != Partition::meta; };
+  if (std::none_of(out.begin(), out.end(), [&](const Partition& p) { return is_volume(p) && p.offset_bytes >= size; }))
+    return {};
+  // FAT and NTFS boot sectors end in 55 AA as an MBR does: with a file system at offset 0, the bytes are not a table.
+  if (TSK_FS_INFO* fs = tsk_fs_open_img(img, 0, TSK_FS_TYPE_DETECT)) {
+    tsk_fs_close(fs);
+    return {};
+  }
+  tsk_error_reset();
+
+  // libtsk keeps its list sorted by start, a new entry after those of the same start (tsk_vs_part_add, mm_part.c),
+  // then adds the gaps before each partition and after the last (tsk_vs_part_unused); here they are kept to the
+  // image, where unallocated space can be read.
+  auto by_start = [](const Partition& a, const Partition& b) { return a.offset_bytes < b.offset_bytes; };
+  std::stable_sort(out.begin(), out.end(), by_start);
+  std::vector<Partition> gaps;
+  auto gap = [&](uint64_t from, uint64_t to) {
+    to = std::min(to, image_sectors * ss);
+    if (from >= to) return;
+    Partition g;
+    g.offset_bytes = from;
+    g.length_bytes = to - from;
+    g.description = "Unallocated";
+    g.kind = Partition::unallocated;
+    gaps.push_back(g);
+  };
+  uint64_t prev_end = 0;
+  for (const Partition& p : out) {
+    if (!is_volume(p)) continue;
+    gap(prev_end, p.offset_bytes);
+    prev_end = p.offset_bytes + p.length_bytes;
+  }
+  gap(prev_end, size);
+  out.insert(out.end(), gaps.begin(), gaps.end());
+  std::stable_sort(out.begin(), out.end(), by_start);
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].index = static_cast<int>(i);
+    out[i].vs_type = table->type;
+    out[i].table_read_by_roo_ingest = true;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::unique_ptr<Image> Image::wrap(TSK_IMG_INFO* raw_img, const std::vector<std::string>& paths) {
@@ -373,9 +454,16 @@ std::vector<Partition> Image::partitions() {
   partitions_done_ = true;
   TSK_IMG_INFO* img = img_.get();
   TSK_VS_INFO* vs = tsk_vs_open(img, 0, TSK_VS_TYPE_DETECT);
+  const uint32_t e = vs ? 0 : tsk_error_get_errno();
+  const std::string msg = vs ? std::string() : take_tsk_error("");
+  if (!vs || only_protective_mbr(vs)) {
+    partitions_ = partitions_past_the_end(img);
+    if (!partitions_.empty()) {
+      if (vs) tsk_vs_close(vs);
+      return partitions_;
+    }
+  }
   if (!vs) {
-    uint32_t e = tsk_error_get_errno();
-    std::string msg = take_tsk_error("");
     if (e != TSK_ERR_VS_UNKTYPE && !msg.empty()) info_.warnings.push_back("volume system: " + msg);
     Partition p;
     p.index = 0;

@@ -42,6 +42,11 @@ struct Partition {
   std::string description;  // libtsk's description: GPT name, DOS type, "Unallocated", "GPT Header", …
   std::string vs_type;      // "dos", "gpt", "mac", "bsd", "sun", or "none" when there is no volume system
   enum Kind { allocated, unallocated, meta } kind = allocated;
+  // libtsk refused the table (the image ends before its first or second partition starts), so roo-ingest read it
+  // from its own bytes (partition_table.h); descriptions then follow partition_table.h, not libtsk.
+  bool table_read_by_roo_ingest = false;
+  // The partition reaches past the end of the image (a truncated image): its end as the table declares it.
+  bool cut(uint64_t image_size) const { return kind != unallocated && offset_bytes + length_bytes > image_size; }
 };
 
 class Image {
@@ -68,6 +73,7 @@ class Image {
 
   // The volume system walk (DOS, GPT, …) including unallocated gaps and meta entries (table sectors), in
   // slot order. With no volume system: one pseudo partition covering the image at offset 0, vs_type "none".
+  // Partitions that reach past the end of the image are listed as the table declares them (Partition::cut).
   std::vector<Partition> partitions();
 
   // Opens the file system in a partition. Returns nullptr and sets *why (if why is given) when there is none

@@ -11,6 +11,8 @@
 #include "tsk_glue/segments.h"
 #include "tsk_glue/tsk_evidence.h"
 
+#include <tsk/libtsk.h>
+
 namespace roo::tsk {
 namespace {
 
@@ -421,6 +423,152 @@ TEST(TskImage, ReopenSkipsTheChecksButOpensTheSameFileSystems) {
   ASSERT_TRUE(view) << why;
   ASSERT_FALSE(view->errors().empty());  // open_fs still says where the image ends
   EXPECT_NE(view->errors()[0].find("image ends"), std::string::npos) << view->errors()[0];
+}
+
+// The first `bytes` of a fixture E01's media (read through libtsk's EWF reader), as a truncated copy would be.
+std::string raw_prefix(const std::string& e01_name, uint64_t bytes) {
+  const std::string e01 = image(e01_name);
+  const char* names[] = {e01.c_str()};
+  TSK_IMG_INFO* img = tsk_img_open_utf8(1, names, TSK_IMG_TYPE_DETECT, 0);
+  EXPECT_TRUE(img);
+  if (!img) return "";
+  std::string disk(bytes, '\0');
+  EXPECT_EQ(tsk_img_read(img, 0, disk.data(), bytes), static_cast<ssize_t>(bytes));
+  tsk_img_close(img);
+  return disk;
+}
+
+// One 16-byte MBR partition record (UEFI spec §5.2.1) in sector 0, and the 55 AA signature.
+void mbr_record(std::string& disk, int slot, uint8_t type, uint32_t start, uint32_t count) {
+  char* r = &disk[446 + 16 * slot];
+  r[4] = static_cast<char>(type);
+  for (int i = 0; i < 4; ++i) r[8 + i] = static_cast<char>(start >> (8 * i));
+  for (int i = 0; i < 4; ++i) r[12 + i] = static_cast<char>(count >> (8 * i));
+  disk[510] = '\x55';
+  disk[511] = '\xaa';
+}
+
+std::string write_raw(const TempDir& t, const std::string& name, const std::string& disk) {
+  std::string path = (t.path() / name).string();
+  std::ofstream(path, std::ios::binary).write(disk.data(), static_cast<std::streamsize>(disk.size()));
+  return path;
+}
+
+// The first `bytes` of demo.E01's disk. With as_mbr, sector 0 becomes a DOS MBR for the same two partitions (ext4
+// 0x83 at sector 2048, NTFS 0x07 at 10240, 8192 sectors each) and the GPT header and entries (sectors 1-33) are
+// zeroed: the same disk partitioned the DOS way.
+std::string truncated_demo(const TempDir& t, uint64_t bytes, bool as_mbr) {
+  std::string disk = raw_prefix("demo.E01", bytes);
+  if (as_mbr) {
+    std::fill(disk.begin(), disk.begin() + 34 * 512, '\0');
+    mbr_record(disk, 0, 0x83, 2048, 8192);
+    mbr_record(disk, 1, 0x07, 10240, 8192);
+  }
+  return write_raw(t, as_mbr ? "demo-mbr.raw" : "demo.raw", disk);
+}
+
+// A cut demo disk lists what the whole one does but the gap in the disk's last MiB, which lies past the cut.
+void expect_whole_listing_but_the_last_gap(const std::vector<Partition>& got, std::vector<Partition> whole) {
+  ASSERT_EQ(whole.back().kind, Partition::unallocated);
+  whole.pop_back();
+  ASSERT_EQ(got.size(), whole.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].index, whole[i].index) << i;
+    EXPECT_EQ(got[i].offset_bytes, whole[i].offset_bytes) << i;
+    EXPECT_EQ(got[i].length_bytes, whole[i].length_bytes) << i;
+    EXPECT_EQ(got[i].description, whole[i].description) << i;
+    EXPECT_EQ(got[i].kind, whole[i].kind) << i;
+    EXPECT_EQ(got[i].vs_type, whole[i].vs_type) << i;
+  }
+}
+
+constexpr uint64_t kInsideFirst = 4120576;  // 3072000 bytes into partition 1, before partition 2 starts
+
+// libtsk refuses the table of an image that ends before its second partition starts; the partitions are listed all
+// the same, as on the whole disk (slots, offsets, lengths, names), the gap at the end of the disk aside.
+TEST(TskImageTruncated, GptEndingInsideTheFirstPartitionKeepsItsPartitions) {
+  TempDir t;
+  auto whole = Image::open({image("demo.E01")});
+  auto cut = Image::open({truncated_demo(t, kInsideFirst, false)});
+  ASSERT_EQ(cut->info().size, kInsideFirst);
+  auto want = whole->partitions();
+  auto got = cut->partitions();
+  expect_whole_listing_but_the_last_gap(got, want);
+  for (size_t i = 0; i + 1 < want.size(); ++i) EXPECT_FALSE(want[i].table_read_by_roo_ingest) << i;
+  for (const auto& p : got) EXPECT_TRUE(p.table_read_by_roo_ingest) << p.index;
+  auto fs = allocated(got);
+  ASSERT_EQ(fs.size(), 2u);
+  EXPECT_TRUE(fs[0].cut(kInsideFirst));
+  EXPECT_TRUE(fs[1].cut(kInsideFirst));
+  EXPECT_FALSE(allocated(want)[0].cut(whole->info().size));
+
+  std::string why;
+  auto ext4 = cut->open_fs(fs[0], "demo.raw", &why);
+  ASSERT_TRUE(ext4) << why;
+  EXPECT_EQ(ext4->volume().fs_type, "ext4");
+  ASSERT_FALSE(ext4->errors().empty());
+  EXPECT_NE(ext4->errors()[0].find("image ends at byte 4120576"), std::string::npos) << ext4->errors()[0];
+  EXPECT_FALSE(cut->open_fs(fs[1], "demo.raw", &why));
+  EXPECT_EQ(why, "partition starts past the end of the image");
+}
+
+TEST(TskImageTruncated, DosEndingInsideTheFirstPartitionKeepsItsPartitions) {
+  TempDir t;
+  auto cut = Image::open({truncated_demo(t, kInsideFirst, true)});
+  auto parts = cut->partitions();
+  for (const auto& p : parts) EXPECT_EQ(p.vs_type, "dos");
+  auto fs = allocated(parts);
+  ASSERT_EQ(fs.size(), 2u);
+  EXPECT_EQ(fs[0].offset_bytes, 2048u * 512);
+  EXPECT_EQ(fs[0].length_bytes, 8192u * 512);
+  EXPECT_EQ(fs[0].description, "DOS type 0x83");
+  EXPECT_EQ(fs[1].offset_bytes, 10240u * 512);
+  EXPECT_EQ(fs[1].length_bytes, 8192u * 512);
+  EXPECT_EQ(fs[1].description, "DOS type 0x07");
+  EXPECT_TRUE(fs[0].cut(kInsideFirst) && fs[1].cut(kInsideFirst));
+  // as libtsk lists a DOS table: the table sector, the gap before partition 1, the partitions
+  ASSERT_EQ(parts.size(), 4u);
+  EXPECT_EQ(parts[0].description, "Primary Table (#0)");
+  EXPECT_EQ(parts[0].kind, Partition::meta);
+  EXPECT_EQ(parts[1].kind, Partition::unallocated);
+  EXPECT_EQ(parts[1].offset_bytes, 0u);
+  EXPECT_EQ(parts[1].length_bytes, 2048u * 512);
+  std::string why;
+  auto ext4 = cut->open_fs(fs[0], "demo-mbr.raw", &why);
+  ASSERT_TRUE(ext4) << why;
+  EXPECT_EQ(ext4->volume().fs_type, "ext4");
+}
+
+// Where libtsk accepts the table (the image ends inside partition 2, which starts inside it), its listing is kept;
+// partition 2 is only marked cut.
+TEST(TskImageTruncated, GptEndingInsideTheSecondPartitionIsLibtsksListing) {
+  TempDir t;
+  constexpr uint64_t kInsideSecond = 7340032;
+  auto whole = Image::open({image("demo.E01")});
+  auto cut = Image::open({truncated_demo(t, kInsideSecond, false)});
+  auto got = cut->partitions();
+  expect_whole_listing_but_the_last_gap(got, whole->partitions());
+  for (const auto& p : got) EXPECT_FALSE(p.table_read_by_roo_ingest) << p.index;
+  auto fs = allocated(got);
+  ASSERT_EQ(fs.size(), 2u);
+  EXPECT_FALSE(fs[0].cut(kInsideSecond));
+  EXPECT_TRUE(fs[1].cut(kInsideSecond));
+}
+
+// A FAT boot sector ends in 55 AA as an MBR does. With a record planted where an MBR's first one would be, naming a
+// partition past the end (so libtsk refuses it as a table), the image stays one file system at offset 0.
+TEST(TskImageTruncated, BareFileSystemIsNotReadAsATable) {
+  TempDir t;
+  std::string disk = raw_prefix("macos-fat.E01", kMiB);
+  mbr_record(disk, 0, 0x83, 0x10000000, 8);
+  auto img = Image::open({write_raw(t, "fat.raw", disk)});
+  auto parts = img->partitions();
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_EQ(parts[0].vs_type, "none");
+  std::string why;
+  auto fat = img->open_fs(parts[0], "fat.raw", &why);
+  ASSERT_TRUE(fat) << why;
+  EXPECT_EQ(fat->volume().fs_type, "fat32");
 }
 
 }  // namespace

@@ -70,6 +70,42 @@ class WrittenTree(unittest.TestCase):
                 with open(os.path.join(out, file), "rb") as f:
                     self.assertNotIn(b"PLANTED", f.read(), f"{name}/{file}")
 
+    # docs/row-contract.md, "A time outside JavaScript's Date range is no time": ±8.64e15 ms (275760-09-13,
+    # -271821-04-20) are times; beyond them a ts is kept as raw_time_ms, time_utc null, time_source out_of_range, and
+    # no format overflows on it (timeline.jsonl once held -9146744073709551616 for 9.3e15).
+    def test_ts_outside_javascript_dates(self):
+        cases = [  # ts, time_utc (None: none)
+            (1760000000000, "2025-10-09T08:53:20.000Z"),
+            (8640000000000000, "275760-09-13T00:00:00.000Z"),
+            (8640000000000001, None),
+            (9300000000000000, None),
+            (100000000000000000, None),
+            (-8640000000000000, "-271821-04-20T00:00:00.000Z"),
+            (-9300000000000000, None),
+        ]
+        records = [{"ts": ts, "type": "say", "say": "error", "text": f"record {i}"} for i, (ts, _) in enumerate(cases)]
+        self.write(os.path.join("tasks", TASK, "ui_messages.json"), json.dumps(records, separators=(",", ":")))
+        out = self.run_tool()
+        ui = [r for r in self.rows(out) if r["source"]["path"].endswith("/ui_messages.json")]
+        self.assertEqual(len(ui), len(cases))
+        for row, (ts, time_utc) in zip(ui, cases):
+            self.assertEqual(row["time_utc"], time_utc, ts)
+            if time_utc:
+                self.assertEqual(row["time_source"], "ui.ts")
+                self.assertNotIn("raw_time_ms", row)
+            else:
+                self.assertEqual((row["time_source"], row["raw_time_ms"], row["raw_time_source"]),
+                                 ("out_of_range", ts, "ui.ts"))
+        with open(os.path.join(out, "timeline.jsonl"), encoding="utf-8") as f:
+            stamps = sorted(json.loads(line)["timestamp"] for line in f if "/ui_messages.json" in line)
+        self.assertEqual(stamps, [-8640000000000000000, 1760000000000000, 8640000000000000000])
+        with open(os.path.join(out, "roo.body"), encoding="utf-8") as f:
+            body = [line.rstrip("\n").split("|")[-1] for line in f if "/ui_messages.json" in line]
+        self.assertEqual(sorted(body), ["1760000000", "8640000000000"])  # mactime: times after the epoch only
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        timeline = [o for o in report["outputs"]["files"] if o["file"] == "timeline.jsonl"][0]
+        self.assertIn("time_utc null", timeline["left_out_reason"])
+
 
 if __name__ == "__main__":
     args = sys.argv[1:]

@@ -327,13 +327,16 @@ void append_row_json_line(const Row& row, std::string& out, size_t* sha_offset) 
   w.String(std::string_view(digits, sizeof digits));
   w.Key("kind");
   put_string(w, row.kind);
+  // A number outside JavaScript's Date range is no time: time_utc null, time_source out_of_range, and the number
+  // with where it was read kept in raw_time_ms / raw_time_source (docs/row-contract.md).
+  const bool out_of_range = row.time_ms && !is_js_time(*row.time_ms);
   w.Key("time_utc");
-  if (row.time_ms)
+  if (row.time_ms && !out_of_range)
     w.String(iso_from_ms(*row.time_ms));  // digits and ASCII only: valid UTF-8
   else
     w.Null();
   w.Key("time_source");
-  put_string(w, row.time_source);
+  put_string(w, out_of_range ? std::string_view("out_of_range") : std::string_view(row.time_source));
   w.Key("agent");
   w.String("roo-code");
   const TaskIdentity* id = row.identity;
@@ -349,6 +352,12 @@ void append_row_json_line(const Row& row, std::string& out, size_t* sha_offset) 
   for (const auto& [key, value] : row.fields) {
     w.Key(key);
     put_value(w, value);
+  }
+  if (out_of_range) {
+    w.Key("raw_time_ms");
+    w.Int64(*row.time_ms);
+    w.Key("raw_time_source");
+    put_string(w, row.time_source);
   }
   put_source(w, row, sha_offset);
   if (row.native) {

@@ -10,6 +10,12 @@
 
 namespace roo {
 
+// JavaScript's Date range, ±8.64e15 ms from the epoch (ECMAScript TimeClip): Roo's times are Date values, so a
+// number outside it is no time (docs/row-contract.md, time_source out_of_range), and every output format can hold
+// the ones inside it (e.g. Timesketch's microseconds, ±8.64e18, fit an int64).
+inline constexpr int64_t kMaxJsTimeMs = 8'640'000'000'000'000;
+inline bool is_js_time(int64_t epoch_ms) { return epoch_ms >= -kMaxJsTimeMs && epoch_ms <= kMaxJsTimeMs; }
+
 // ISO 8601 UTC with milliseconds ("2025-10-09T08:53:20.000Z") from epoch milliseconds.
 std::string iso_from_ms(int64_t epoch_ms);
 // ISO 8601 UTC from a file-system time; nanoseconds are kept when non-zero.

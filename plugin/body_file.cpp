@@ -129,7 +129,7 @@ std::string body_escape(const std::string& s) {
 }
 
 std::optional<int64_t> body_time(const Row& row) {
-  if (!row.time_ms) return std::nullopt;
+  if (!row.time_ms || !is_js_time(*row.time_ms)) return std::nullopt;  // rows.jsonl has no time for it either
   const int64_t secs = *row.time_ms / 1000 - (*row.time_ms % 1000 < 0 ? 1 : 0);
   if (secs <= 0) return std::nullopt;
   return secs;

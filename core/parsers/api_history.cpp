@@ -161,7 +161,7 @@ class ApiHistoryParser {
     rec_ = &rec;
     const rapidjson::Value& msg = rec.doc;
     ts_ = get_int(msg, "ts");
-    if (ts_ && !first_ts) first_ts = ts_;
+    if (ts_ && is_js_time(*ts_) && !first_ts) first_ts = ts_;  // the first time: a number out of range is none
     xml_call_taken_ = false;  // one XML call per message (seed 001)
     condense_parent_ = get_string(msg, "condenseParent");
     truncation_parent_ = get_string(msg, "truncationParent");
@@ -653,7 +653,7 @@ class ApiHistoryParser {
       const std::string own_output = status && status->status == "approved" ? status->rest : text;
       for (Row& r : call->rows) {
         r.set("result_recorded", true).set("outcome", outcome);
-        if (result.time_ms) r.set("result_time_utc", iso_from_ms(*result.time_ms));
+        if (result.time_ms && is_js_time(*result.time_ms)) r.set("result_time_utc", iso_from_ms(*result.time_ms));
         if (r.kind == "command") command_join(r, own_output);
         if (r.kind == "file_edit") edit_join(r, own_output);
         emit(std::move(r));

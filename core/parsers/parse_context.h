@@ -60,7 +60,7 @@ struct ParseStats {
   int64_t errors = 0;        // parser_error rows
   int64_t folded = 0;        // records that are the same fact as a row from another file (not re-emitted)
   int64_t version_folded = 0;  // records of a version identical to the task's own file's (RecordFolds)
-  std::optional<int64_t> first_ts;  // the `ts` of the first record that has one (task id time cross-check)
+  std::optional<int64_t> first_ts;  // the `ts` of the first record whose ts is a time (task id time cross-check)
 };
 
 // A path a tool call recorded, resolved against the task's workspace (seed 001): a relative path joined to the

@@ -66,7 +66,7 @@ class UiMessagesParser {
     const rapidjson::Value& m = rec.doc;
     rec_ = &rec;
     ts_ = get_int(m, "ts");
-    if (ts_ && !first_ts) first_ts = ts_;
+    if (ts_ && is_js_time(*ts_) && !first_ts) first_ts = ts_;  // the first time: a number out of range is none
     auto type = get_string(m, "type");
     auto say = get_string(m, "say");
     auto ask = get_string(m, "ask");

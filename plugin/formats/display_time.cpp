@@ -102,7 +102,9 @@ std::optional<int64_t> epoch_ms_from_row_time(std::string_view s) {
       minute > 59 || second > 59)
     return std::nullopt;
   const int64_t days = days_from_civil(year, month, day);
-  return ((days * 24 + hour) * 60 + minute) * 60000 + second * 1000 + ms;
+  const int64_t epoch_ms = ((days * 24 + hour) * 60 + minute) * 60000 + second * 1000 + ms;
+  if (!is_js_time(epoch_ms)) return std::nullopt;  // past 275760-09-13 (or before -271821-04-20) no row has a time
+  return epoch_ms;
 }
 
 std::string DisplayTime::date_iso() const {

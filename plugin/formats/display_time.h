@@ -24,7 +24,8 @@ inline constexpr const char* kZoneInfoDir = "/usr/share/zoneinfo";
 bool time_zone_exists(const std::string& name, std::string* error);
 
 // "2026-03-01T02:22:45.639Z" (the row contract's time_utc; a year of four or more digits, maybe negative) as epoch
-// milliseconds; none for anything else.
+// milliseconds; none for anything else, and for a time outside JavaScript's Date range (is_js_time), which no row
+// holds: so no format's arithmetic on it can overflow.
 std::optional<int64_t> epoch_ms_from_row_time(std::string_view iso_utc);
 
 // One instant as a wall clock in a zone shows it.

@@ -286,6 +286,82 @@ TEST(McpSettings, RemoteServerHeadersAreNamedNeverShown) {
   }
 }
 
+// docs/row-contract.md, "Secrets in an MCP server's command line and url": a value after a secret flag, in
+// --flag=VALUE or NAME=VALUE, in an auth header arg, in a URL's user info or secret query/fragment parameter is
+// shown as <redacted> and named by a credential_present row, in text, fields and native alike.
+TEST(McpSettings, SecretsInArgsAndUrlAreRedactedAndNamed) {
+  const std::string bytes =
+      R"({"mcpServers":{"remote":{"command":"npx","args":["-y","mcp-remote","https://mcp.example/sse?token=PLANTED-q1&team=core",)"
+      R"("--header","Authorization: Bearer PLANTED-h2","--api-key","PLANTED-a3","--token=PLANTED-t4","-e","GITHUB_TOKEN=PLANTED-e5",)"
+      R"("--port","8080","-k"],"alwaysAllow":["fetch"]},)"
+      R"("win":{"command":"cmd","args":["/c","npx -y srv  --password PLANTED-p6 --verbose"]},)"
+      R"("http":{"type":"streamable-http","url":"https://user:PLANTED-u7@mcp.example/mcp?api_key=PLANTED-k8&sig=PLANTED-s9#access_token=PLANTED-f10",)"
+      R"("headers":{"X-Api-Key":"PLANTED-x11"}}}})";
+  for (bool native : {false, true}) {
+    StoreHarness h;
+    run(h, "mcp_settings.json", kMcpPath, bytes, parse_mcp_settings, native);
+    const std::string from = std::string(" (from ") + kMcpPath + ")";
+    const std::vector<std::pair<std::string, std::string>> want = {
+        {"mcp_server", "mcp server: remote npx"},
+        {"mcp_always_allow", std::string("permission setting: mcpServers.remote.alwaysAllow=fetch (from ") + kMcpPath +
+                                 ", file mtime)"},
+        {"credential_present", "credential present: mcpServers.remote.args.token" + from},
+        {"credential_present", "credential present: mcpServers.remote.args.Authorization" + from},
+        {"credential_present", "credential present: mcpServers.remote.args.--api-key" + from},
+        {"credential_present", "credential present: mcpServers.remote.args.--token" + from},
+        {"credential_present", "credential present: mcpServers.remote.args.GITHUB_TOKEN" + from},
+        {"mcp_server", "mcp server: win cmd"},
+        {"credential_present", "credential present: mcpServers.win.args.--password" + from},
+        {"mcp_server",
+         "mcp server: http https://user:<redacted>@mcp.example/mcp?api_key=<redacted>&sig=<redacted>"
+         "#access_token=<redacted>"},
+        {"credential_present", "credential present: mcpServers.http.url.userinfo" + from},
+        {"credential_present", "credential present: mcpServers.http.url.api_key" + from},
+        {"credential_present", "credential present: mcpServers.http.url.sig" + from},
+        {"credential_present", "credential present: mcpServers.http.url.access_token" + from},
+        {"credential_present", "credential present: mcpServers.http.headers.X-Api-Key" + from},
+    };
+    ASSERT_EQ(h.rows.rows.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(h.rows.str(i, "kind"), want[i].first) << i;
+      EXPECT_EQ(h.rows.str(i, "text"), want[i].second) << i;
+    }
+    const char* remote_args =
+        R"(["-y","mcp-remote","https://mcp.example/sse?token=<redacted>&team=core","--header","Authorization: <redacted>",)"
+        R"("--api-key","<redacted>","--token=<redacted>","-e","GITHUB_TOKEN=<redacted>","--port","8080","-k"])";
+    EXPECT_NE(h.rows.lines[0].find(std::string("\"args\":") + remote_args), std::string::npos) << h.rows.lines[0];
+    EXPECT_NE(h.rows.lines[7].find(R"("args":["/c","npx -y srv  --password <redacted> --verbose"])"), std::string::npos)
+        << h.rows.lines[7];
+    EXPECT_EQ(h.rows.str(9, "url"),
+              "https://user:<redacted>@mcp.example/mcp?api_key=<redacted>&sig=<redacted>#access_token=<redacted>");
+    EXPECT_EQ(h.rows.str(2, "mcp_server"), "remote");
+    if (native) {
+      EXPECT_EQ(h.rows.str(0, "native"),
+                std::string(R"({"command":"npx","args":)") + remote_args + R"(,"alwaysAllow":["fetch"]})");
+      EXPECT_EQ(h.rows.str(9, "native"),
+                R"({"type":"streamable-http","url":"https://user:<redacted>@mcp.example/mcp?api_key=<redacted>)"
+                R"(&sig=<redacted>#access_token=<redacted>"})");
+    }
+    expect_no_secret(h.rows, {"PLANTED"});
+  }
+}
+
+// The rule takes only what it names: other flags, a secret flag with no value after it (the next word is another
+// flag, or there is none), a --keyfile path, a one-letter flag, a URL without secret parameters stay as written.
+TEST(McpSettings, OrdinaryArgsAreKeptAsWritten) {
+  StoreHarness h;
+  const char* args =
+      R"(["--root","/srv/data","--keyfile","/etc/mcp/key.pem","-k","x","--auth","--verbose","--url=https://h.example/a?b=c","--token"])";
+  run(h, "mcp.json", "/home/u/proj/.roo/mcp.json",
+      std::string(R"({"mcpServers":{"fs":{"command":"node srv.js --port 3000","args":)") + args +
+          R"(,"url":"https://mcp.example/mcp?team=core&keyboard=1"}}})",
+      parse_mcp_settings);
+  ASSERT_EQ(h.rows.rows.size(), 1u);
+  EXPECT_EQ(h.rows.str(0, "text"), "mcp server: fs node srv.js --port 3000");
+  EXPECT_NE(h.rows.lines[0].find(std::string("\"args\":") + args), std::string::npos) << h.rows.lines[0];
+  EXPECT_EQ(h.rows.str(0, "url"), "https://mcp.example/mcp?team=core&keyboard=1");
+}
+
 // Seed 000 Bad-line rows: a store that is not a JSON object is one row. Roo reads these files with JSON.parse, so a
 // hand edit with a comment is not JSON either.
 TEST(McpSettings, NotAJsonObjectIsOneRow) {

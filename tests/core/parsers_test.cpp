@@ -31,6 +31,44 @@ TEST(ApiHistory, UserTurnUnwrapsEnvelopeAndSkipsEnvironmentDetails) {
   EXPECT_EQ(h.rows.src(0)["sub_index"].GetInt(), 0);
 }
 
+// docs/row-contract.md, "A time outside JavaScript's Date range is no time": 8.64e15 is the last Date (275760-09-13),
+// one millisecond more is none; the record's number stays on the row, and no other time is made from it.
+TEST(ApiHistory, TsOutsideJavaScriptDatesIsNoTimeButIsKept) {
+  ParserHarness h;
+  run_api(h, R"([{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"execute_command","input":{"command":"ls"}}],"ts":8640000000000000},)"
+             R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.txt"}],"ts":9300000000000000},)"
+             R"({"role":"assistant","content":"done","ts":-9300000000000000}])");
+  ASSERT_EQ(h.rows.rows.size(), 3u);
+  EXPECT_EQ(h.rows.str(0, "kind"), "command");
+  EXPECT_EQ(h.rows.str(0, "time_utc"), "275760-09-13T00:00:00.000Z");
+  EXPECT_EQ(h.rows.str(0, "time_source"), "api.ts");
+  EXPECT_FALSE(h.rows.rows[0].HasMember("result_time_utc"));  // the result's number is no time
+  EXPECT_EQ(h.rows.str(1, "kind"), "tool_result");
+  EXPECT_TRUE(h.rows.rows[1]["time_utc"].IsNull());
+  EXPECT_EQ(h.rows.str(1, "time_source"), "out_of_range");
+  EXPECT_EQ(h.rows.rows[1]["raw_time_ms"].GetInt64(), 9300000000000000);
+  EXPECT_EQ(h.rows.str(1, "raw_time_source"), "api.ts");
+  EXPECT_EQ(h.rows.str(2, "kind"), "assistant_message");
+  EXPECT_EQ(h.rows.str(2, "time_source"), "out_of_range");
+  EXPECT_EQ(h.rows.rows[2]["raw_time_ms"].GetInt64(), -9300000000000000);
+}
+
+TEST(UiMessages, TsOutsideJavaScriptDatesIsNoTimeButIsKept) {
+  ParserHarness h;
+  const ParseStats stats = run_ui(h, R"([{"ts":100000000000000000,"type":"say","say":"text","text":"first"},)"
+                                     R"({"ts":8640000000000001,"type":"say","say":"text","text":"second"},)"
+                                     R"({"ts":-8640000000000000,"type":"say","say":"text","text":"third"}])");
+  ASSERT_EQ(h.rows.rows.size(), 3u);
+  EXPECT_TRUE(h.rows.rows[0]["time_utc"].IsNull());
+  EXPECT_EQ(h.rows.str(0, "time_source"), "out_of_range");
+  EXPECT_EQ(h.rows.rows[0]["raw_time_ms"].GetInt64(), 100000000000000000);
+  EXPECT_EQ(h.rows.str(0, "raw_time_source"), "ui.ts");
+  EXPECT_EQ(h.rows.rows[1]["raw_time_ms"].GetInt64(), 8640000000000001);
+  EXPECT_EQ(h.rows.str(2, "time_utc"), "-271821-04-20T00:00:00.000Z");
+  EXPECT_EQ(h.rows.str(2, "time_source"), "ui.ts");
+  EXPECT_EQ(stats.first_ts, -8640000000000000);  // the first record whose number is a time
+}
+
 // XML era: the first prompt is wrapped in <task> (roo-format.md §4).
 TEST(ApiHistory, TaskEnvelopeOfTheXmlEraIsUnwrapped) {
   EXPECT_EQ(unwrap_user_text("<task>\nlist files\n</task>"), "list files");

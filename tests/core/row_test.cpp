@@ -6,6 +6,7 @@
 #include "core/row_writer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <new>
 #include <unistd.h>
@@ -182,6 +183,53 @@ TEST(IsoTime, CalendarEdgesAsGmtimeWritesThem) {
   EXPECT_EQ(iso_from_ms(253402300799999), "9999-12-31T23:59:59.999Z");
   EXPECT_EQ(iso_from_ms(253402300800000), "10000-01-01T00:00:00.000Z");
   EXPECT_EQ(iso_from_fs_time(FsTime{-62135596801, 5}), "0000-12-31T23:59:59.000000005Z");
+}
+
+// docs/row-contract.md, "A time outside JavaScript's Date range is no time": ±8.64e15 ms are the last instants a
+// JavaScript Date holds (ECMAScript TimeClip; new Date(8.64e15).toISOString() is +275760-09-13T00:00:00.000Z, and
+// new Date(-8.64e15) is -271821-04-20T00:00:00.000Z); one millisecond beyond, the row has no time and keeps the number.
+TEST(Row, TimeOutsideJavaScriptDatesIsKeptRawNotFormatted) {
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  SourceRef src;
+  TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
+  const struct {
+    int64_t ms;
+    const char* time_utc;  // nullptr: none
+  } cases[] = {
+      {8640000000000000, "275760-09-13T00:00:00.000Z"},
+      {-8640000000000000, "-271821-04-20T00:00:00.000Z"},
+      {8640000000000001, nullptr},
+      {-8640000000000001, nullptr},
+      {9300000000000000, nullptr},
+      {-9300000000000000, nullptr},
+      {100000000000000000, nullptr},
+      {INT64_MAX, nullptr},
+      {INT64_MIN, nullptr},
+  };
+  for (const auto& c : cases) {
+    Row r = sample(vol, src, id);
+    r.time_ms = c.ms;
+    r.set("exit_code", int64_t{1});
+    std::string line = row_to_json_line(r);
+    patch_sha256(line, std::string(64, 'a'));
+    rapidjson::Document d;
+    d.Parse(line.c_str());
+    ASSERT_FALSE(d.HasParseError()) << line;
+    if (c.time_utc) {
+      EXPECT_STREQ(d["time_utc"].GetString(), c.time_utc) << c.ms;
+      EXPECT_STREQ(d["time_source"].GetString(), "ui.ts");
+      EXPECT_FALSE(d.HasMember("raw_time_ms"));
+      EXPECT_FALSE(d.HasMember("raw_time_source"));
+      continue;
+    }
+    EXPECT_TRUE(d["time_utc"].IsNull()) << line;
+    EXPECT_STREQ(d["time_source"].GetString(), "out_of_range") << line;
+    EXPECT_EQ(d["raw_time_ms"].GetInt64(), c.ms) << line;
+    EXPECT_STREQ(d["raw_time_source"].GetString(), "ui.ts");
+    // After the kind's own fields, before source.
+    EXPECT_LT(line.find("\"exit_code\""), line.find("\"raw_time_ms\""));
+    EXPECT_LT(line.find("\"raw_time_source\""), line.find("\"source\""));
+  }
 }
 
 TEST(RowWriter, EverySourceGetsItsOwnDigestPatchedInPlace) {

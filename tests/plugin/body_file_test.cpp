@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 namespace roo {
 namespace {
 
@@ -48,6 +50,19 @@ TEST(BodyFile, TimedRowBecomesOneLineWithTheTimeInEveryColumn) {
 TEST(BodyFile, RowWithoutTimeHasNoLineBecauseTimesAreNeverInvented) {
   Fixture f;
   EXPECT_FALSE(body_line_for_row(f.row("parser_error", std::nullopt, "x")));
+}
+
+// docs/row-contract.md, "A time outside JavaScript's Date range is no time": 8.64e15 ms (275760-09-13) is the last
+// JavaScript Date, 8640000000000 s; a number beyond ±8.64e15 is none, so it gets no line, as rows.jsonl gives it no
+// time_utc. -8.64e15 is a time, but before the epoch: mactime gets no line for it either.
+TEST(BodyFile, TimeOutsideJavaScriptDatesHasNoLine) {
+  Fixture f;
+  auto last = body_line_for_row(f.row("user_message", 8640000000000000, "x"));
+  ASSERT_TRUE(last);
+  EXPECT_NE(last->find("|8640000000000|8640000000000|8640000000000|8640000000000\n"), std::string::npos) << *last;
+  for (int64_t ms : {int64_t{8640000000000001}, int64_t{9300000000000000}, int64_t{100000000000000000},
+                     int64_t{-8640000000000000}, int64_t{-9300000000000000}, INT64_MAX, INT64_MIN})
+    EXPECT_FALSE(body_line_for_row(f.row("user_message", ms, "x"))) << ms;
 }
 
 TEST(BodyFile, ControlCharactersCannotBreakTheLine) {

@@ -18,6 +18,8 @@
 #include "plugin/formats/sqlite_output.h"
 #include "plugin/formats/timesketch.h"
 
+#include "core/row.h"
+
 namespace roo {
 namespace {
 
@@ -129,6 +131,14 @@ TEST_F(Formats, RowTimeToEpochMs) {
   EXPECT_EQ(epoch_ms_from_row_time("1969-12-31T23:59:59.999Z"), -1);
   EXPECT_EQ(epoch_ms_from_row_time("2024-02-29T00:00:00.000Z"), 1709164800000);
   EXPECT_EQ(epoch_ms_from_row_time("10000-01-01T00:00:00.000Z"), 253402300800000);
+  // The ends of JavaScript's Date range (ECMAScript TimeClip, ±8.64e15 ms) are times; one millisecond past them,
+  // or the year 296675 a ts of 9.3e15 would be, is none (docs/row-contract.md).
+  EXPECT_EQ(epoch_ms_from_row_time("275760-09-13T00:00:00.000Z"), 8640000000000000);
+  EXPECT_EQ(epoch_ms_from_row_time("-271821-04-20T00:00:00.000Z"), -8640000000000000);
+  EXPECT_EQ(epoch_ms_from_row_time("275760-09-13T00:00:00.001Z"), std::nullopt);
+  EXPECT_EQ(epoch_ms_from_row_time("-271821-04-19T23:59:59.999Z"), std::nullopt);
+  EXPECT_EQ(epoch_ms_from_row_time("296675-01-01T00:00:00.000Z"), std::nullopt);
+  EXPECT_EQ(epoch_ms_from_row_time("-296675-01-01T00:00:00.000Z"), std::nullopt);
   for (const char* bad :
        {"2026-02-29T00:00:00.000Z", "2026-03-01T02:22:45Z", "2026-03-01 02:22:45.639Z", "2026-03-01T02:22:45.639",
         "2026-13-01T00:00:00.000Z", "2026-03-01T24:00:00.000Z", "26-03-01T02:22:45.639Z", "", "null"})
@@ -284,6 +294,12 @@ TEST_F(Formats, TimesketchLineShape) {
                    R"("time_source":"ui.ts","text":"Fix\nthe  bug","row_message":"m","hunks":"[{\"a\":1}]",)"
                    R"("cost_usd":0.0999,"partial":true,"source_path":"/p","source_inode":7})");
   EXPECT_EQ(timesketch_line(parse(R"({"kind":"cli_history","time_utc":null,"time_source":"none","text":"x"})")),
+            std::nullopt);
+}
+
+// A time_utc past JavaScript's last Date is no instant: no event (and no microseconds that overflow an int64).
+TEST_F(Formats, TimesketchHasNoEventForATimePastJavaScriptDates) {
+  EXPECT_EQ(timesketch_line(parse(R"({"kind":"k","time_utc":"296675-01-01T00:00:00.000Z","time_source":"ui.ts"})")),
             std::nullopt);
 }
 
@@ -505,6 +521,78 @@ TEST_F(Formats, DeriveWritesTheSelectedFormats) {
   EXPECT_NE(csv.find(",'=1+1,"), std::string::npos);       // the untimed row is there, neutralised
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);  // header, two rows, one newline inside a text
   EXPECT_FALSE(fs::exists(dir.path / "report.html"));
+}
+
+// Rows at the edges of JavaScript's Date range as core writes them into rows.jsonl (docs/row-contract.md, "A time
+// outside JavaScript's Date range is no time"), through every derived format. ±8.64e15 ms are 275760-09-13 and
+// -271821-04-20 (new Date(±8.64e15).toISOString()), Timesketch's microseconds ±8640000000000000000; the other
+// numbers are no time: left out of the timelines as untimed rows are, kept as raw_time_ms in the others.
+TEST_F(Formats, DeriveAtTheEdgesOfJavaScriptDates) {
+  TempDir dir;
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  SourceRef src{&vol, {}};
+  src.file.path = "/h/ui_messages.json";
+  TaskIdentity id{"vscode", "alice", "t1", {}, {}, {}};
+  {
+    std::ofstream out(dir.path / "rows.jsonl", std::ios::binary);
+    int64_t index = 0;
+    for (int64_t ms : {int64_t{8640000000000000}, int64_t{8640000000000001}, int64_t{9300000000000000},
+                       int64_t{100000000000000000}, int64_t{-8640000000000000}, int64_t{-9300000000000000}}) {
+      Row r;
+      r.kind = "user_message";
+      r.identity = &id;
+      r.source = &src;
+      r.time_ms = ms;
+      r.time_source = "ui.ts";
+      r.text = "x";
+      r.position.record_index = index++;
+      std::string line = row_to_json_line(r);
+      patch_sha256(line, std::string(64, '0'));
+      out << line;
+    }
+  }
+  FormatContext ctx;
+  DeriveResult result;
+  std::string error;
+  ASSERT_TRUE(derive_outputs(dir.path / "rows.jsonl", dir.path, {"timesketch", "l2tcsv", "csv", "sqlite", "html"},
+                             ctx, &result, &error))
+      << error;
+  EXPECT_EQ(result.rows_read, 6);
+  ASSERT_EQ(result.outputs.size(), 5u);
+  for (size_t i : {0u, 1u}) {  // timeline.jsonl, l2t.csv
+    EXPECT_EQ(result.outputs[i].rows_written, 2) << result.outputs[i].file;
+    EXPECT_EQ(result.outputs[i].rows_left_out, 4) << result.outputs[i].file;
+    EXPECT_NE(result.outputs[i].left_out_reason.find("time_utc null"), std::string::npos);
+  }
+  std::istringstream timeline(read_all(dir.path / "timeline.jsonl"));
+  std::vector<std::pair<int64_t, std::string>> events;
+  for (std::string line; std::getline(timeline, line);) {
+    rapidjson::Document e = parse(line);
+    events.emplace_back(e["timestamp"].GetInt64(), e["datetime"].GetString());
+  }
+  EXPECT_EQ(events, (std::vector<std::pair<int64_t, std::string>>{
+                        {8640000000000000000, "275760-09-13T00:00:00.000+00:00"},
+                        {-8640000000000000000, "-271821-04-20T00:00:00.000+00:00"}}));
+  const std::string l2t = read_all(dir.path / "l2t.csv");
+  EXPECT_EQ(std::count(l2t.begin(), l2t.end(), '\n'), 3);  // the header and two lines, earliest first
+  EXPECT_NE(l2t.find("\r\n04/20/-271821,00:00:00,UTC,"), std::string::npos) << l2t;
+  EXPECT_NE(l2t.find("\r\n09/13/275760,00:00:00,UTC,"), std::string::npos) << l2t;
+  const std::string csv = read_all(dir.path / "rows.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
+  EXPECT_NE(csv.find(",out_of_range,"), std::string::npos);
+  EXPECT_NE(csv.find(",9300000000000000,ui.ts,"), std::string::npos) << csv;  // raw_time_ms, raw_time_source
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2((dir.path / "roo.sqlite").c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  EXPECT_EQ(query(db, "SELECT time_utc, time_source, json_extract(row_json, '$.raw_time_ms') FROM rows "
+                      "ORDER BY row_number"),
+            "275760-09-13T00:00:00.000Z|ui.ts|NULL\n"
+            "NULL|out_of_range|8640000000000001\n"
+            "NULL|out_of_range|9300000000000000\n"
+            "NULL|out_of_range|100000000000000000\n"
+            "-271821-04-20T00:00:00.000Z|ui.ts|NULL\n"
+            "NULL|out_of_range|-9300000000000000\n");
+  sqlite3_close(db);
+  EXPECT_NE(read_all(dir.path / "report.html").find(R"("raw_time_ms":-9300000000000000)"), std::string::npos);
 }
 
 // Numbers come out as rows.jsonl holds them: a cost is not rounded on its way through the parser.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstring>
 
 #include "core/json_records.h"
@@ -252,12 +253,18 @@ bool scan_json(std::string_view text, Shape& h) {
         if (!digit()) return false;
         while (digit()) ++p;
       }
+      bool exponent = false;
       if (p < end && (*p == 'e' || *p == 'E')) {
+        exponent = true;
         ++p;
         if (p < end && (*p == '+' || *p == '-')) ++p;
         if (!digit()) return false;
         while (digit()) ++p;
       }
+      // parse_json refuses a number no double holds (1e999, 1e-999), which takes an exponent or hundreds of digits:
+      // so does this check, or a value it passes would give no document.
+      double d;
+      if ((exponent || p - from > 300) && std::from_chars(from, p, d).ec != std::errc()) return false;
       h.RawNumber(from, static_cast<rapidjson::SizeType>(p - from), false);
     } else {
       bool matched = false;

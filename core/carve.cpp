@@ -759,6 +759,9 @@ void CarvedRecordEmitter::emit_group() {
   if (kind == CarvedKind::history_item) {
     ctx.file_name = "history_item.json";
     HistoryItem item = history_item_from_json(doc);
+    // The shape check saw a string "id", yet the document can hold another: with the key repeated, member() reads
+    // the first. Like an index entry without an id, there is no task to give the row.
+    if (!item.id) return;
     TaskIdentity id = identity_for(known_, *item.id);
     ctx.identity = &id;
     rows.identity = &id;

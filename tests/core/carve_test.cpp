@@ -301,6 +301,19 @@ TEST(CarvedRecordEmitter, HistoryItemsByTheirId) {
   EXPECT_EQ(h.stats.kept[static_cast<int>(CarvedKind::history_item)], 1);
 }
 
+// A HistoryItem-shaped value whose "id" is repeated, the first not a string: the document gives no id, so no row
+// (and no crash), and the record after it is still read.
+TEST(CarvedRecordEmitter, HistoryItemWhoseFirstIdIsNoStringGivesNoRow) {
+  EmitHarness h;
+  h.run(filler(100, 16) + R"({"id":1,"id":"x","ts":1,"task":"t"})" + filler(100, 17) + kHistory2, 1048576);
+  ASSERT_GE(h.rows.rows.size(), 1u);
+  EXPECT_EQ(h.rows.str(0, "kind"), "task");
+  for (size_t i = 0; i < h.rows.rows.size(); ++i)
+    EXPECT_EQ(h.rows.str(i, "session_id"), "019df20b-59d9-7c4e-9a1b-3f6d2e8c0a51") << i;  // kHistory2's rows only
+  EXPECT_EQ(h.stats.found[static_cast<int>(CarvedKind::history_item)], 2);
+  EXPECT_EQ(h.stats.kept[static_cast<int>(CarvedKind::history_item)], 1);
+}
+
 // The other kinds go through their own parsers: an index's entries the scan did not read give task rows, a
 // cli-history its entries, a retry-queue request its upload row; none of them is a guess at a task.
 TEST(CarvedRecordEmitter, IndexCliHistoryAndRetryRequest) {

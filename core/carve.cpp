@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstring>
 
 #include "core/json_records.h"
@@ -252,12 +253,18 @@ bool scan_json(std::string_view text, Shape& h) {
         if (!digit()) return false;
         while (digit()) ++p;
       }
+      bool exponent = false;
       if (p < end && (*p == 'e' || *p == 'E')) {
+        exponent = true;
         ++p;
         if (p < end && (*p == '+' || *p == '-')) ++p;
         if (!digit()) return false;
         while (digit()) ++p;
       }
+      // parse_json refuses a number no double holds (1e999, 1e-999), which takes an exponent or hundreds of digits:
+      // so does this check, or a value it passes would give no document.
+      double d;
+      if ((exponent || p - from > 300) && std::from_chars(from, p, d).ec != std::errc()) return false;
       h.RawNumber(from, static_cast<rapidjson::SizeType>(p - from), false);
     } else {
       bool matched = false;
@@ -752,6 +759,9 @@ void CarvedRecordEmitter::emit_group() {
   if (kind == CarvedKind::history_item) {
     ctx.file_name = "history_item.json";
     HistoryItem item = history_item_from_json(doc);
+    // The shape check saw a string "id", yet the document can hold another: with the key repeated, member() reads
+    // the first. Like an index entry without an id, there is no task to give the row.
+    if (!item.id) return;
     TaskIdentity id = identity_for(known_, *item.id);
     ctx.identity = &id;
     rows.identity = &id;

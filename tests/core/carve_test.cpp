@@ -178,7 +178,10 @@ TEST(Carver, JsonCheckAgreesWithTheParser) {
       "{}", "[]", R"({"a":[1,-2.5e+3,true,false,null,"x\u00e9\n"]})", R"({"a":1,})", R"({"a" 1})", "[1,]", "01",
       "-", "1.", "1e", R"("\x")", R"("\u12")", "{\"a\":1}", R"({"a":1} x)", R"( {"a":"\ud800"} )", "tru", "nul",
       std::string("{\"a\":\"b\0\"}", 9), std::string(300, '[') + std::string(300, ']'),
-      std::string(256, '[') + std::string(256, ']'), std::string(257, '[') + std::string(257, ']'), kUi1, kApi1};
+      std::string(256, '[') + std::string(256, ']'), std::string(257, '[') + std::string(257, ']'), kUi1, kApi1,
+      // Numbers no double holds: parse_json refuses them, so a carved record holding one gives no document.
+      "1e999", "[-1E400]", "1e-999", R"({"role":"user","content":[],"ts":177E3151600416})", "1" + std::string(400, '0'),
+      "1" + std::string(400, '0') + ".5", "1e308", "-0.0e-5"};
   for (const std::string& t : texts) {
     rapidjson::Document doc;
     std::string why;
@@ -295,6 +298,19 @@ TEST(CarvedRecordEmitter, HistoryItemsByTheirId) {
   EXPECT_EQ(h.rows.str(0, "session_id"), "019df20b-59d9-7c4e-9a1b-3f6d2e8c0a51");
   EXPECT_EQ(h.rows.str(0, "attribution"), "task_id");
   EXPECT_EQ(h.stats.folded[static_cast<int>(CarvedKind::history_item)], 1);
+  EXPECT_EQ(h.stats.kept[static_cast<int>(CarvedKind::history_item)], 1);
+}
+
+// A HistoryItem-shaped value whose "id" is repeated, the first not a string: the document gives no id, so no row
+// (and no crash), and the record after it is still read.
+TEST(CarvedRecordEmitter, HistoryItemWhoseFirstIdIsNoStringGivesNoRow) {
+  EmitHarness h;
+  h.run(filler(100, 16) + R"({"id":1,"id":"x","ts":1,"task":"t"})" + filler(100, 17) + kHistory2, 1048576);
+  ASSERT_GE(h.rows.rows.size(), 1u);
+  EXPECT_EQ(h.rows.str(0, "kind"), "task");
+  for (size_t i = 0; i < h.rows.rows.size(); ++i)
+    EXPECT_EQ(h.rows.str(i, "session_id"), "019df20b-59d9-7c4e-9a1b-3f6d2e8c0a51") << i;  // kHistory2's rows only
+  EXPECT_EQ(h.stats.found[static_cast<int>(CarvedKind::history_item)], 2);
   EXPECT_EQ(h.stats.kept[static_cast<int>(CarvedKind::history_item)], 1);
 }
 

@@ -5,20 +5,32 @@
 #include "core/json_records.h"
 #include "fuzz_harness.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace roo;
-  KnownRecords known;
+namespace {
+
+using namespace roo;
+
+// What every input is carved against, made once (tests/fuzz/README.md): one known record to fold into, one region.
+struct Fixed {
+  Fixed() {
+    known.add_file(R"([{"ts":1,"type":"say","say":"text","text":"prompt"}])", &task);  // seals it
+    regions[0].volume = VolumeInfo{"fuzz.img", {}, 0, "ext4", 0};
+    regions[0].file.path = "$Unallocated";
+    regions[0].file.recovery = Recovery::carved;
+    regions[0].fs_offset = 0;
+    regions[0].block_size = 1024;
+  }
   TaskIdentity task{"vscode", "u", "t", {}, {}, {}};
-  known.add_file(R"([{"ts":1,"type":"say","say":"text","text":"prompt"}])", &task);  // seals it
-  std::vector<CarveRegion> regions(1);
-  regions[0].volume = VolumeInfo{"fuzz.img", {}, 0, "ext4", 0};
-  regions[0].file.path = "$Unallocated";
-  regions[0].file.recovery = Recovery::carved;
-  regions[0].fs_offset = 0;
-  regions[0].block_size = 1024;
+  KnownRecords known;
+  std::vector<CarveRegion> regions = std::vector<CarveRegion>(1);
   fuzz::SerialisingSink sink;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static Fixed fixed;
   CarveStats stats;
-  CarvedRecordEmitter emitter(known, regions, sink, stats, true);
+  CarvedRecordEmitter emitter(fixed.known, fixed.regions, fixed.sink, stats, true);
   Carver carver([&](CarvedValue&& v) { emitter.add(std::move(v)); }, false, 1 << 16);
   carver.begin_run(512);
   const size_t cut = size ? data[0] % (size + 1) : 0;

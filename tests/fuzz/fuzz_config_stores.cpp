@@ -8,14 +8,16 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using roo::HashingStream;
   using roo::ParseContext;
-  roo::fuzz::run(data, size, "global-state.json", [](HashingStream& in, const ParseContext& ctx) {
+  static roo::fuzz::Harness h_global_state("global-state.json");
+  h_global_state.run(data, size, [](HashingStream& in, const ParseContext& ctx) {
     for (const roo::GlobalStateTask& t : roo::parse_global_state_file(in, ctx).task_history) {
       roo::JsonRecord pos;
       pos.index = t.record_index;
       roo::emit_task_row(t.item, ctx, "global_state", false, &pos, {});
     }
   });
-  roo::fuzz::run(data, size, "state.vscdb", [](HashingStream& in, const ParseContext& ctx) {
+  static roo::fuzz::Harness h_state("state.vscdb");
+  h_state.run(data, size, [](HashingStream& in, const ParseContext& ctx) {
     // A state.vscdb row's value: the same objects handed over as parsed values.
     rapidjson::Document doc;
     std::string why;
@@ -23,15 +25,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     roo::parse_global_state(doc, ctx, "/t/state.vscdb ItemTable RooVeterinaryInc.roo-cline");
     roo::parse_workspace_state(doc, ctx, "/t/state.vscdb ItemTable RooVeterinaryInc.roo-cline");
   });
-  roo::fuzz::run(data, size, "workspace-state.json", roo::parse_workspace_state_file);
-  roo::fuzz::run(data, size, "cli-settings.json", roo::parse_cli_settings);
-  roo::fuzz::run(data, size, "cli-credentials.json", roo::parse_cli_credentials);
-  roo::fuzz::run(data, size, "secrets.json", roo::parse_cli_secrets);
-  roo::fuzz::run(data, size, "mcp_settings.json", roo::parse_mcp_settings);
-  roo::fuzz::run(data, size, "cli-history.json", [](HashingStream& in, const ParseContext& ctx) {
+  static roo::fuzz::Harness h_workspace_state("workspace-state.json");
+  h_workspace_state.run(data, size, roo::parse_workspace_state_file);
+  static roo::fuzz::Harness h_cli_settings("cli-settings.json");
+  h_cli_settings.run(data, size, roo::parse_cli_settings);
+  static roo::fuzz::Harness h_cli_credentials("cli-credentials.json");
+  h_cli_credentials.run(data, size, roo::parse_cli_credentials);
+  static roo::fuzz::Harness h_secrets("secrets.json");
+  h_secrets.run(data, size, roo::parse_cli_secrets);
+  static roo::fuzz::Harness h_mcp_settings("mcp_settings.json");
+  h_mcp_settings.run(data, size, roo::parse_mcp_settings);
+  static roo::fuzz::Harness h_cli_history("cli-history.json");
+  h_cli_history.run(data, size, [](HashingStream& in, const ParseContext& ctx) {
     for (const roo::CliHistoryEntry& e : roo::parse_cli_history(in, ctx).entries) roo::emit_cli_history_row(e, ctx);
   });
-  roo::fuzz::run(data, size, "extensions.json", roo::parse_extensions_manifest);
+  static roo::fuzz::Harness h_extensions("extensions.json");
+  h_extensions.run(data, size, roo::parse_extensions_manifest);
   // The host settings reader: JSONC stripping, then the setting.
   (void)roo::custom_storage_path(std::string(reinterpret_cast<const char*>(data), size));
   // A VS Code workspaceStorage/<id>/workspace.json: the folder URI, percent-decoded (issue 4 workspace identity).

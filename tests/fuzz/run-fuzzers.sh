@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang and runs each for SECONDS (default 20), seeded from the fixture trees.
-# Exits non-zero on any crash, leak or sanitizer report. Usage: tests/fuzz/run-fuzzers.sh [SECONDS] [BUILD_DIR]
+# Builds the libFuzzer targets with clang and runs each for SECONDS (default 20), starting from its committed corpus
+# (tests/fuzz/corpus/<target>) and seeded from the fixture trees. Exits non-zero on any crash, leak or sanitizer
+# report. With "merge" as third argument, the inputs a run found that add coverage are merged into the committed
+# corpus (tests/fuzz/README.md). Usage: tests/fuzz/run-fuzzers.sh [SECONDS] [BUILD_DIR] [merge]
 set -euo pipefail
 seconds=${1:-20}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${2:-$repo/build-fuzz}
+merge=${3:-}
 cmake -S "$repo" -B "$build" -DROO_FUZZ=ON -DROO_CORE_ONLY=ON -DROO_TESTS=OFF \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fsanitize-ignorelist=$repo/tests/fuzz/ubsan-ignore.txt" >/dev/null
@@ -29,7 +32,7 @@ UPDATE ItemTable SET value = '{"mode":"architect"}' WHERE key = 'RooVeterinaryIn
 SQL
   rm -f w.vscdb w.vscdb-wal w.vscdb-shm
 )
-for target in carve ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db catalog_names; do
+for target in carve ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db catalog_names orphan_kind; do
   case $target in
     ui_messages) name=ui_messages.json ;;
     carve) name='*.json' ;;  # every kind of record the carver looks for, as carved bytes
@@ -39,7 +42,8 @@ for target in carve ui_messages api_history history_item task_index task_metadat
     task_metadata) name=task_metadata.json ;;
     config_stores) name=global-state.json ;;
     state_db) name='*.vscdb' ;;
-    catalog_names) name='*.tmp' ;;  # safeWriteJson temp names of the recovery trees
+    catalog_names) name='*.tmp' ;;  # safeWriteJson temp files of the recovery trees (their names are seeded below)
+    orphan_kind) name='*.json' ;;  # what an orphan's opening bytes can be (its names are in the committed corpus)
     # The text helpers are seeded with whole transcripts: their texts are what the helpers are given.
     tool_semantics | transcript_text) name=api_conversation_history.json ;;
   esac
@@ -47,8 +51,26 @@ for target in carve ui_messages api_history history_item task_index task_metadat
   mkdir -p "$corpus"
   find "$repo/fixtures/trees" -name "$name" -exec cp -t "$corpus" --backup=numbered {} +
   if [ "$target" = state_db ]; then seed_state_db "$corpus"; fi
-  echo "fuzz_$target: ${seconds}s"
-  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=1024 \
-    -print_final_stats=0 "$corpus" 2>"$corpus_root/$target.log" || { tail -50 "$corpus_root/$target.log"; exit 1; }
+  if [ "$target" = catalog_names ]; then
+    n=0
+    find "$repo/fixtures/trees" -name '*.tmp' -printf '%f\n' | while read -r tmp_name; do
+      printf '%s' "$tmp_name" >"$corpus/name-$((n += 1))"
+    done
+  fi
+  # Execution time grows with the input (tests/fuzz/README.md: 53 ms for a 40 KB transcript through fuzz_carve), so
+  # inputs stay small; the harness reads in 256-byte pieces, so records still straddle reads. A SQLite file is pages
+  # of 512 bytes or more: state_db gets room for a few.
+  max_len=2048
+  if [ "$target" = state_db ]; then max_len=16384; fi
+  # New inputs go to the first directory, never into the committed corpus.
+  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=$max_len -rss_limit_mb=1024 \
+    -print_final_stats=1 "$corpus" "$repo/tests/fuzz/corpus/$target" 2>"$corpus_root/$target.log" ||
+    { tail -50 "$corpus_root/$target.log"; exit 1; }
+  echo "fuzz_$target: ${seconds}s, $(sed -n 's/^stat::average_exec_per_sec: *//p' "$corpus_root/$target.log") execs/s"
+  if [ "$merge" = merge ]; then
+    "$build/tests/fuzz/fuzz_$target" -merge=1 -max_len=$max_len -rss_limit_mb=1024 \
+      "$repo/tests/fuzz/corpus/$target" "$corpus" 2>"$corpus_root/$target.merge.log" ||
+      { tail -50 "$corpus_root/$target.merge.log"; exit 1; }
+  fi
 done
 echo "fuzzers: no crash"

@@ -575,6 +575,7 @@ int run(const RunOptions& opts) {
   } else {
     report.evidence_kind = "image";
     report.evidence_paths = opts.image_paths;
+    const std::vector<tsk::Partition> partitions = image->partitions();  // first: it may add to the warnings
     report.image = image->info();
     for (const std::string& w : report.image->warnings) progress("warning: %s", w.c_str());
     progress("opened %s image %s (%llu bytes, %zu segment(s))", report.image->type.c_str(),
@@ -582,12 +583,12 @@ int run(const RunOptions& opts) {
              report.image->segments.size());
     // --verify before the scan: a damaged or altered image is said at the start, not after a long parse.
     if (opts.verify) report.verification = verify_with_progress(opts, *report.image);
-    for (const tsk::Partition& p : image->partitions()) {
+    for (const tsk::Partition& p : partitions) {
       report.partitions.push_back({p, {}});
       if (p.kind == tsk::Partition::allocated) jobs.push_back({p.index, p, std::nullopt, 0, {}, report.image->type});
     }
     if (opts.deep && !jobs.empty())  // unpartitioned space is carved once, by the first partition's worker
-      for (const tsk::Partition& p : image->partitions())
+      for (const tsk::Partition& p : partitions)
         if (p.kind == tsk::Partition::unallocated) jobs.front().gaps.push_back(p);
     image.reset();  // each worker opens the image itself
   }

@@ -473,6 +473,26 @@ std::vector<Partition> Image::partitions() {
     p.vs_type = "none";
     p.kind = Partition::allocated;
     partitions_.push_back(p);
+    // A file system that ends before the image does (a disk imaged whole whose one file system does not fill it):
+    // the bytes after it belong to no file system, and are unpartitioned space like a volume system's gaps (listed,
+    // and carved under --deep). Less than one block after the last block it addresses is its own: NTFS keeps its
+    // backup boot sector there.
+    if (TSK_FS_INFO* fs = tsk_fs_open_img(img, 0, TSK_FS_TYPE_DETECT)) {
+      const uint64_t end = static_cast<uint64_t>(fs->block_count) * fs->block_size;
+      if (end < info_.size && info_.size - end > fs->block_size) {
+        Partition after;
+        after.index = 1;
+        after.offset_bytes = end;
+        after.length_bytes = info_.size - end;
+        after.description = "after the file system (no volume system)";
+        after.vs_type = "none";
+        after.kind = Partition::unallocated;
+        partitions_.push_back(after);
+      }
+      tsk_fs_close(fs);
+    } else {
+      tsk_error_reset();
+    }
     return partitions_;
   }
   std::string vs_type = tsk_vs_type_toname(vs->vstype);

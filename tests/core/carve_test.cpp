@@ -301,17 +301,29 @@ TEST(CarvedRecordEmitter, HistoryItemsByTheirId) {
   EXPECT_EQ(h.stats.kept[static_cast<int>(CarvedKind::history_item)], 1);
 }
 
-// A HistoryItem-shaped value whose "id" is repeated, the first not a string: the document gives no id, so no row
-// (and no crash), and the record after it is still read.
-TEST(CarvedRecordEmitter, HistoryItemWhoseFirstIdIsNoStringGivesNoRow) {
+// A HistoryItem-shaped value whose "id" is repeated: its id is the last one, as JSON.parse reads it. When that one
+// is no string the document gives no id, so no row (and no crash), and the record after it is still read.
+TEST(CarvedRecordEmitter, HistoryItemWithARepeatedIdHasTheLastOne) {
   EmitHarness h;
   h.run(filler(100, 16) + R"({"id":1,"id":"x","ts":1,"task":"t"})" + filler(100, 17) + kHistory2, 1048576);
-  ASSERT_GE(h.rows.rows.size(), 1u);
+  ASSERT_GE(h.rows.rows.size(), 2u);
   EXPECT_EQ(h.rows.str(0, "kind"), "task");
-  for (size_t i = 0; i < h.rows.rows.size(); ++i)
-    EXPECT_EQ(h.rows.str(i, "session_id"), "019df20b-59d9-7c4e-9a1b-3f6d2e8c0a51") << i;  // kHistory2's rows only
+  EXPECT_EQ(h.rows.str(0, "session_id"), "x");
+  EXPECT_EQ(h.rows.str(h.rows.rows.size() - 1, "session_id"), "019df20b-59d9-7c4e-9a1b-3f6d2e8c0a51");
   EXPECT_EQ(h.stats.found[static_cast<int>(CarvedKind::history_item)], 2);
-  EXPECT_EQ(h.stats.kept[static_cast<int>(CarvedKind::history_item)], 1);
+  EXPECT_EQ(h.stats.kept[static_cast<int>(CarvedKind::history_item)], 2);
+}
+
+TEST(CarvedRecordEmitter, HistoryItemWhoseLastIdIsNoStringGivesNoRow) {
+  for (const char* item : {R"({"id":1,"id":2,"ts":1,"task":"t"})", R"({"id":"x","id":1,"ts":1,"task":"t"})"}) {
+    EmitHarness h;
+    h.run(filler(100, 16) + item + filler(100, 17) + kHistory2, 1048576);
+    ASSERT_GE(h.rows.rows.size(), 1u) << item;
+    EXPECT_EQ(h.rows.str(0, "kind"), "task");
+    for (size_t i = 0; i < h.rows.rows.size(); ++i)
+      EXPECT_EQ(h.rows.str(i, "session_id"), "019df20b-59d9-7c4e-9a1b-3f6d2e8c0a51") << item;  // kHistory2's only
+    EXPECT_EQ(h.stats.kept[static_cast<int>(CarvedKind::history_item)], 1) << item;
+  }
 }
 
 // The other kinds go through their own parsers: an index's entries the scan did not read give task rows, a

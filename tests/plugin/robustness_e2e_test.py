@@ -301,6 +301,46 @@ class Robustness(unittest.TestCase):
         lines = [f for p in report["partitions"] for f in p["scan"]["files_parsed"] if f["path"].endswith("/state.vscdb")]
         self.assertEqual([f["errors"] for f in lines], [1])
 
+    # --- what lies after a bare file system ---
+
+    # An image with no partition table whose file system is smaller than the image: the bytes after the file system
+    # are listed as unpartitioned space, and --deep carves a Roo record lying 100 MiB past the file system's end.
+    def test_deep_carves_past_the_end_of_a_bare_file_system(self):
+        if not shutil.which("mkfs.ext4"):
+            self.skipTest("mkfs.ext4 not installed")
+        evidence = os.path.join(self.tmp, "evidence")
+        os.makedirs(evidence)
+        img = os.path.join(evidence, "disk.raw")
+        fs_end = 4 << 20
+        with open(img, "wb") as f:
+            f.truncate(fs_end)
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-b", "1024", img], check=True, capture_output=True)
+        record = read(os.path.join(REPO, "fixtures", "trees", "carve-gap", "gap", "history_item.json"))
+        at = fs_end + (100 << 20)
+        with open(img, "r+b") as f:
+            f.seek(at)
+            f.write(record)
+            f.truncate(at + (1 << 20))
+        size = os.path.getsize(img)
+        out = os.path.join(self.tmp, "out")
+        proc = self.run_tool("--deep", img, "-o", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        report = json.loads(read(os.path.join(out, "report.json")))
+        after = [p for p in report["partitions"] if p.get("kind") == "unallocated"]
+        self.assertEqual([(p["offset_bytes"], p["length_bytes"]) for p in after], [(fs_end, size - fs_end)])
+        rows = [json.loads(l) for l in read(os.path.join(out, "rows.jsonl")).splitlines()]
+        carved = [r for r in rows if r["source"]["recovery"] == "carved"]
+        self.assertEqual({r["source"]["byte_offset"] for r in carved}, {at})
+        self.assertEqual({r["session_id"] for r in carved}, {"019e586d-0400-7a3c-9b1d-5e7f2a4c6d80"})
+        self.assertEqual(carved[0]["source"]["byte_length"], len(record.rstrip()))
+        # Without --deep the area is listed as not searched, and nothing is carved.
+        plain = os.path.join(self.tmp, "plain")
+        self.assertEqual(self.run_tool(img, "-o", plain).returncode, 0)
+        report = json.loads(read(os.path.join(plain, "report.json")))
+        after = [p for p in report["partitions"] if p.get("kind") == "unallocated"]
+        self.assertEqual([p["status"] for p in after], ["not searched: unallocated space (carved only with --deep)"])
+        self.assertEqual(read(os.path.join(plain, "rows.jsonl")), b"")
+
     # --- a folder with no home ---
 
     def test_a_folder_without_a_home_says_so_and_where_homes_are(self):

@@ -81,7 +81,7 @@ class Truncated(unittest.TestCase):
         path = os.path.join(d, "demo.raw")
         with open(path, "wb") as f:
             f.write(disk)
-        out = os.path.join(d, "out")
+        out = os.path.join(cls.tmp.name, name + "-out")  # never below the image's folder
         proc = subprocess.run([BINARY, "-q", "-o", out, path], capture_output=True, text=True)
         assert proc.returncode == want_exit, f"{name}: exit {proc.returncode}: {proc.stderr}"
         with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:

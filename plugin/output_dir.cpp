@@ -109,6 +109,11 @@ std::optional<OutputDir> OutputDir::open(const Options& opts, std::string* error
   // The lock is on the open directory, so it leaves no file behind; forked workers share it, and it is free once
   // the last of them has gone.
   for (int waited = 0; flock(dir.lock_fd_, LOCK_EX | LOCK_NB) != 0; ++waited) {
+    if (errno == ENOLCK || errno == EOPNOTSUPP || errno == EINVAL) {  // a file system without locks (some NFS)
+      std::fprintf(stderr, "roo-ingest: warning: OUTDIR %s cannot be locked (%s); make sure no other run writes it\n",
+                   opts.out.c_str(), std::strerror(errno));
+      break;
+    }
     if (errno != EWOULDBLOCK || waited >= opts.lock_wait_seconds * 10) {
       *error = "OUTDIR " + opts.out.string() + " is in use by another roo-ingest run (or by a worker of one that "
                "was killed and has not ended yet); wait for it, or choose another OUTDIR";

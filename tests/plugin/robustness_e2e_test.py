@@ -276,7 +276,8 @@ class Robustness(unittest.TestCase):
                               capture_output=True, text=True, timeout=600)
         rc, peak_kib = map(int, proc.stdout.split())
         self.assertEqual(rc, 0, proc.stderr)
-        self.assertLess(peak_kib, 128 * 1024, f"peak RSS {peak_kib} KiB")
+        if not os.environ.get("ROO_SANITIZED"):  # tests/CMakeLists.txt: no memory figure under the sanitizers
+            self.assertLess(peak_kib, 128 * 1024, f"peak RSS {peak_kib} KiB")
         rows = [json.loads(l) for l in read(os.path.join(out, "rows.jsonl")).splitlines()]
         self.assertIn("A", [r.get("text") for r in rows])
         errors = [r["text"] for r in rows if r["kind"] == "parser_error"]

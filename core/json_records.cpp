@@ -413,6 +413,7 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
   }
   out.index = next_index_;
   out.offset = in_.offset();
+  if (out.text.capacity() > (64u << 20)) std::string().swap(out.text);  // a long record's buffer is not kept
   out.text.clear();
   over_limit_ = 0;
   broken_off_ = false;

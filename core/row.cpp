@@ -38,8 +38,10 @@ const std::string& sha_placeholder() {
 // unescaped, which is invalid JSON.)
 class JsonLine {
  public:
-  explicit JsonLine(std::string& o) : out(o) {}
+  explicit JsonLine(std::string& o, RowDrain* drain = nullptr) : out(o), drain_(drain) {}
   std::string& out;  // appended to: RowWriter serialises straight into its pending rows, without a copy per row
+  // Where the next byte goes, from where out started, counting what drains took.
+  size_t position() const { return drained_ + out.size(); }
 
   void StartObject() {
     out += '{';
@@ -71,9 +73,25 @@ class JsonLine {
 
  private:
   void escaped(std::string_view s) {
-    static const char kHex[] = "0123456789ABCDEF";
+    if (drain_ && s.size() >= kRowDrainChunk) {  // a long string: escaped and handed on a chunk at a time
+      out += '"';
+      for (size_t at = 0; at < s.size(); at += kRowDrainChunk) {
+        escape_run(s.substr(at, kRowDrainChunk));  // no escape spans two bytes of the input: chunks cut anywhere
+        if (out.size() >= kRowDrainChunk) {
+          drained_ += out.size();
+          drain_->drain(out);
+        }
+      }
+      out += '"';
+      return;
+    }
     out.reserve(out.size() + s.size() + 2);
     out += '"';
+    escape_run(s);
+    out += '"';
+  }
+  void escape_run(std::string_view s) {
+    static const char kHex[] = "0123456789ABCDEF";
     const char* p = s.data();
     const char* const end = p + s.size();
     for (;;) {
@@ -98,10 +116,11 @@ class JsonLine {
       out.append(esc, n);
       p = stop + 1;
     }
-    out += '"';
   }
 
   bool first_ = true;
+  RowDrain* drain_;
+  size_t drained_ = 0;
 };
 using Writer = JsonLine;
 
@@ -238,7 +257,7 @@ void put_source(Writer& w, const Row& row, size_t* sha_offset) {
     head.bytes.assign(w.out, start, std::string::npos);
     head.valid = true;
   }
-  if (sha_offset) *sha_offset = w.out.size();
+  if (sha_offset) *sha_offset = w.position();
   w.Raw(sha_placeholder());
   put_opt_int(w, "record_index", row.position.record_index);
   put_opt_int(w, "sub_index", row.position.sub_index);
@@ -316,8 +335,8 @@ std::string row_id(const Row& row) {
   return std::string(id, sizeof id);
 }
 
-void append_row_json_line(const Row& row, std::string& out, size_t* sha_offset) {
-  Writer w(out);
+void append_row_json_line(const Row& row, std::string& out, size_t* sha_offset, RowDrain* drain) {
+  Writer w(out, drain);
   w.StartObject();
   w.Key("schema");
   w.String(kRowSchema);

@@ -135,8 +135,18 @@ std::string row_id(const Row& row);
 // kShaPlaceholderLength bytes, at *sha_offset in the line, which is replaced once the whole source has been hashed
 // (RowWriter, or patch_sha256 on a string).
 std::string row_to_json_line(const Row& row, size_t* sha_offset = nullptr);
-// The same line appended to out; *sha_offset is then the placeholder's offset in out.
-void append_row_json_line(const Row& row, std::string& out, size_t* sha_offset = nullptr);
+// Where the bytes of a row with a long string go while it is written: a string of kRowDrainChunk bytes or more is
+// escaped a chunk at a time, and whenever out holds a chunk's worth drain() takes what out holds (writes it, clears
+// it). So a 200 MiB text costs its escaped copy only a chunk at a time.
+class RowDrain {
+ public:
+  virtual ~RowDrain() = default;
+  virtual void drain(std::string& out) = 0;
+};
+inline constexpr size_t kRowDrainChunk = 1u << 20;
+// The same line appended to out. *sha_offset is then the placeholder's offset from where out started, counting
+// the bytes a drain took (with no drain, or none needed: its offset in out).
+void append_row_json_line(const Row& row, std::string& out, size_t* sha_offset = nullptr, RowDrain* drain = nullptr);
 inline constexpr size_t kShaPlaceholderLength = 66;  // the quoted 64-char value
 void patch_sha256(std::string& lines, const std::string& sha256_hex);
 // What replaces the placeholder: the quoted digest, or null padded with spaces to the same width when the source

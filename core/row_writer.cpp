@@ -11,8 +11,13 @@ namespace roo {
 void RowWriter::emit(const Row& row) {
   count_progress(1);
   size_t sha_at = 0;
-  append_row_json_line(row, pending_, &sha_at);
-  pending_placeholders_.push_back(sha_at);
+  const uint64_t pending_at = written_;  // the file offset pending_ starts at, before a long row is drained
+  append_row_json_line(row, pending_, &sha_at, this);
+  const uint64_t sha_in_file = pending_at + sha_at;
+  if (sha_in_file >= written_)
+    pending_placeholders_.push_back(static_cast<size_t>(sha_in_file - written_));
+  else
+    spilled_placeholders_.push_back(sha_in_file);  // written with the row's head: patched in place
   if (pending_.size() >= kMaxPendingBytes) spill();
 }
 

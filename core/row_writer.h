@@ -13,7 +13,7 @@
 
 namespace roo {
 
-class RowWriter : public RowSink {
+class RowWriter : public RowSink, private RowDrain {
  public:
   // out must be a regular file opened for writing (the digests are patched through its descriptor).
   explicit RowWriter(std::FILE* out) : out_(out) {}
@@ -32,6 +32,7 @@ class RowWriter : public RowSink {
  private:
   static constexpr size_t kMaxPendingBytes = 8u << 20;
   void spill();          // writes the pending rows ahead, placeholders and all
+  void drain(std::string&) override { spill(); }  // a long row's bytes so far (they are pending_)
   void write_pending();  // writes the pending rows as they are
 
   std::FILE* out_;

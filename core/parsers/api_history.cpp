@@ -18,10 +18,10 @@ namespace {
 
 using transcript::UserTextKind;
 
-std::string strip_one_newline(std::string_view s) {
+std::string_view strip_one_newline(std::string_view s) {
   if (!s.empty() && s.front() == '\n') s.remove_prefix(1);
   if (!s.empty() && s.back() == '\n') s.remove_suffix(1);
-  return std::string(s);
+  return s;
 }
 
 // The text of a tool_result's content: a string, or the text blocks of a block list joined by '\n'
@@ -190,7 +190,8 @@ class ApiHistoryParser {
       for (const auto& block : content->GetArray()) {
         auto type = get_string(block, "type");
         if (type == std::optional<std::string>("text")) {
-          if (auto t = get_string(block, "text")) text_block(*role, *t, i);
+          if (const rapidjson::Value* t = member(block, "text"); t && t->IsString())  // the document's bytes, not a copy
+            text_block(*role, std::string_view(t->GetString(), t->GetStringLength()), i);
         } else if (type == std::optional<std::string>("tool_use")) {
           tool_use(block, i);
         } else if (type == std::optional<std::string>("tool_result")) {
@@ -276,7 +277,7 @@ class ApiHistoryParser {
     finish_xml_result();
     switch (ut.kind) {
       case UserTextKind::words: {
-        Row r = base("user_message", sub, "user", ut.text);
+        Row r = base("user_message", sub, "user", std::move(ut.text));  // read no more: a long text is not copied
         remember(*r.text);
         if (texts_) remember_embedded(text, *texts_);
         emit(std::move(r));
@@ -388,7 +389,7 @@ class ApiHistoryParser {
     for (const std::string& thought : transcript::thinking_blocks(text)) {
       Row r = assistant_row("reasoning", sub);
       r.position.part_index = part++;
-      r.text = strip_one_newline(thought);
+      r.text = std::string(strip_one_newline(thought));
       remember(*r.text);
       emit(std::move(r));
     }
@@ -575,13 +576,21 @@ class ApiHistoryParser {
     finish_xml_result();
     auto id = get_string(block, "tool_use_id");
     auto is_error = get_bool(block, "is_error");
-    auto text = result_text(member(block, "content"));
-    Row r = base("tool_result", sub, "tool", text);
+    // A string content is read where the document holds it: a long result is then in memory twice (the document
+    // and the row), not four times. A block list is joined into a string of its own.
+    const rapidjson::Value* content = member(block, "content");
+    const bool in_document = content && content->IsString();
+    const std::optional<std::string> joined = in_document ? std::nullopt : result_text(content);
+    const std::optional<std::string_view> text =
+        in_document ? std::optional<std::string_view>(std::in_place, content->GetString(), content->GetStringLength())
+        : joined    ? std::optional<std::string_view>(*joined)
+                    : std::nullopt;
+    Row r = base("tool_result", sub, "tool", text ? std::optional<std::string>(*text) : std::nullopt);
     r.set_opt("tool_use_id", id);
     std::optional<PendingCall> call = take_pending(id);
     if (call) r.set("tool_name", call->tool_name);
     r.set_opt("is_error", is_error).set("result_format", std::string("native"));
-    answer(std::move(call), std::move(r), text.value_or(""), is_error, sub);
+    answer(std::move(call), std::move(r), text.value_or(std::string_view()), is_error, sub);
   }
 
   // The XML-era result started by a "[tool] Result:" block ends at the next header, <environment_details>, or
@@ -613,7 +622,7 @@ class ApiHistoryParser {
   }
 
   // Writes a call joined to its result, then the result, then what the result says the user decided or typed.
-  void answer(std::optional<PendingCall> call, Row result, const std::string& text, std::optional<bool> is_error,
+  void answer(std::optional<PendingCall> call, Row result, std::string_view text, std::optional<bool> is_error,
               std::optional<int64_t> sub) {
     const ResultReading read(text);
     const auto& status = read.status;
@@ -632,15 +641,12 @@ class ApiHistoryParser {
     }
     if (read.skipped) result.set("skipped", read.skipped->reason);
     if (texts_) {
-      texts_->add(unwrap_user_text(text));  // feedback typed after a completion (§11 item 5)
+      texts_->add(unwrapped_user_text(text));  // feedback typed after a completion (§11 item 5)
       if (status && status->feedback) texts_->add(*status->feedback);
       remember_tagged(text, *texts_);
     }
     std::optional<std::string> subtask_id;
-    if (auto kind = transcript::classify_user_text(text); kind.kind == UserTextKind::subtask_completed) {
-      subtask_id = kind.subtask_id;
-      result.set_opt("subtask_id", subtask_id);
-    }
+    if ((subtask_id = transcript::completed_subtask_id(text))) result.set_opt("subtask_id", subtask_id);
 
     std::string tool_name = call ? call->tool_name : std::string();
     if (const std::string* named = result.string_field("tool_name"); named && tool_name.empty())
@@ -650,7 +656,7 @@ class ApiHistoryParser {
     if (call) {
       const std::string outcome = call_outcome(text, read, is_error);
       // An approval with feedback puts the tool's own output after the JSON (§3.4).
-      const std::string own_output = status && status->status == "approved" ? status->rest : text;
+      const std::string_view own_output = status && status->status == "approved" ? std::string_view(status->rest) : text;
       for (Row& r : call->rows) {
         r.set("result_recorded", true).set("outcome", outcome);
         if (result.time_ms && is_js_time(*result.time_ms)) r.set("result_time_utc", iso_from_ms(*result.time_ms));
@@ -694,7 +700,7 @@ class ApiHistoryParser {
       std::vector<std::string> words;
       for (auto [open, close] : {std::pair<std::string_view, std::string_view>{"<answer>", "</answer>"},
                                  {"<feedback>", "</feedback>"}})
-        for (std::string_view body : tagged_blocks(text, open, close)) words.push_back(strip_one_newline(body));
+        for (std::string_view body : tagged_blocks(text, open, close)) words.emplace_back(strip_one_newline(body));
       user_words(std::move(words), sub);
     }
   }
@@ -712,7 +718,7 @@ class ApiHistoryParser {
     }
   }
 
-  static void command_join(Row& r, const std::string& text) {
+  static void command_join(Row& r, std::string_view text) {
     auto out = tools::parse_command_result(text);
     if (!out) return;
     if (!r.field("cwd")) r.set_opt("cwd", out->cwd);
@@ -726,7 +732,7 @@ class ApiHistoryParser {
     if (out->core_dump_possible) r.set("core_dump_possible", true);
   }
 
-  static void edit_join(Row& r, const std::string& text) {
+  static void edit_join(Row& r, std::string_view text) {
     auto res = tools::parse_edit_result(text);
     if (!res) return;
     // The result names the file it speaks of; a patch's other files are not described by it.
@@ -816,7 +822,9 @@ class ApiHistoryParser {
 
 bool is_environment_details(std::string_view text) { return starts_with(trim(text), "<environment_details>"); }
 
-std::string unwrap_user_text(std::string_view text) {
+std::string unwrap_user_text(std::string_view text) { return std::string(unwrapped_user_text(text)); }
+
+std::string_view unwrapped_user_text(std::string_view text) {
   std::string_view t = trim(text);
   for (auto [open, close] : {std::pair<std::string_view, std::string_view>{"<task>", "</task>"},
                              {"<user_message>", "</user_message>"}}) {
@@ -825,7 +833,7 @@ std::string unwrap_user_text(std::string_view text) {
       return strip_one_newline(t.substr(open.size(), t.size() - open.size() - close.size()));
     }
   }
-  return std::string(text);
+  return text;
 }
 
 ParseStats parse_api_history(HashingStream& in, const ParseContext& ctx, ConversationTexts* texts) {

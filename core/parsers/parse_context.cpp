@@ -102,6 +102,9 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
                   &rec);
       } else {
         ++stats.good_records;
+        // Past here the record's text is needed only for --native: a long record is then in memory once (its
+        // document) while its rows are made, not twice.
+        if (!ctx.native && rec.text.size() >= kRowDrainChunk) std::string().swap(rec.text);
         on_object(rec);
       }
       continue;

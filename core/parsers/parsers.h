@@ -93,6 +93,8 @@ ParseStats parse_command_output(HashingStream& in, const ParseContext& ctx);
 
 // Envelope helpers (seed 001; roo-format.md §3.2, §4): the user's words inside <task>/<user_message>.
 std::string unwrap_user_text(std::string_view text);
+// The same, as a view into text.
+std::string_view unwrapped_user_text(std::string_view text);
 bool is_environment_details(std::string_view text);
 
 }  // namespace roo

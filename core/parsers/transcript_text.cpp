@@ -675,6 +675,14 @@ std::optional<EnvironmentDetails> parse_environment_details(std::string_view tex
   return env;
 }
 
+std::optional<std::string> completed_subtask_id(std::string_view text) {
+  std::string_view t = ltrim(text);
+  if (!starts_with(t, "Subtask ")) return std::nullopt;  // no other kind classify_user_text tells opens so
+  UserText out;
+  if (!subtask_completed(t, out)) return std::nullopt;
+  return std::move(out.subtask_id);
+}
+
 UserText classify_user_text(std::string_view text) {
   UserText out;
   std::string_view t = ltrim(text);

@@ -47,6 +47,8 @@ struct UserText {
   std::optional<std::string> subtask_id;   // subtask_completed
 };
 UserText classify_user_text(std::string_view text);
+// The subtask id when classify_user_text would find text a subtask_completed one, without copying the rest of it.
+std::optional<std::string> completed_subtask_id(std::string_view text);
 
 // ---- XML-era tool calls (roo-format.md §4; seed 001: only the first call of a message counts) ----
 struct XmlToolCall {

@@ -139,7 +139,8 @@ class UiMessagesParser {
   void conversation(const std::string& say, const rapidjson::Value& m) {
     const bool first_text = say == "text" && !seen_first_text_;
     if (say == "text") seen_first_text_ = true;
-    const auto said = say == "reasoning" && get_string(m, "reasoning") ? get_string(m, "reasoning") : text_;
+    std::optional<std::string> said = say == "reasoning" ? get_string(m, "reasoning") : std::nullopt;
+    if (!said) said = std::move(text_);  // this record's, read no more: a long text is not copied again
     if (api_holds(said, Kind::text)) {
       ++folded;  // the same fact as an api row
       return;
@@ -147,7 +148,7 @@ class UiMessagesParser {
     const bool from_user = first_text || say == "user_feedback";
     Row r = row(say == "reasoning" ? "reasoning" : from_user ? "user_message" : "assistant_message");
     r.role = from_user ? "user" : "assistant";
-    r.text = said;
+    r.text = std::move(said);
     emit(std::move(r));
   }
 

@@ -271,6 +271,46 @@ TEST(RowWriter, EverySourceGetsItsOwnDigestPatchedInPlace) {
   EXPECT_EQ(line_no, 3000u);
 }
 
+// A row whose text or native record is longer than a drain chunk is written a chunk at a time, before or after its
+// digest placeholder: the file holds exactly the lines row_to_json_line gives, digests patched in, and the writer
+// never held a second copy of the long string (its pending bytes stay near one chunk).
+TEST(RowWriter, LongRowsAreWrittenAsTheyAreSerialisedAndPatched) {
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  SourceRef src;
+  TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
+  std::vector<Row> rows;
+  for (int i = 0; i < 6; ++i) {
+    Row r = sample(vol, src, id);
+    r.position.record_index = i;
+    if (i == 1) r.text = std::string(5 * kRowDrainChunk + 7, 'x') + "\"quoted\"\n";  // escapes in the last chunk
+    if (i == 3) r.native = std::string(3 * kRowDrainChunk, '\t');  // after the placeholder; every byte escaped
+    if (i == 4) r.text = std::string(kRowDrainChunk - 1, 'y');  // just below: no drain
+    rows.push_back(std::move(r));
+  }
+  std::FILE* out = std::tmpfile();
+  RowWriter w(out);
+  for (int source = 0; source < 2; ++source) {
+    for (const Row& r : rows) w.emit(r);
+    w.end_source(std::string(64, static_cast<char>('a' + source)));
+  }
+  EXPECT_TRUE(w.ok());
+  std::fflush(out);
+  std::rewind(out);
+  std::string all;
+  char buf[1 << 16];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, out)) > 0;) all.append(buf, n);
+  std::fclose(out);
+  std::string want;
+  for (int source = 0; source < 2; ++source) {
+    std::string lines;
+    for (const Row& r : rows) lines += row_to_json_line(r);
+    patch_sha256(lines, std::string(64, static_cast<char>('a' + source)));
+    want += lines;
+  }
+  EXPECT_EQ(all.size(), want.size());
+  EXPECT_TRUE(all == want);
+}
+
 TEST(RowWriter, CutUnfinishedRowsKeepsOnlyFinishedSources) {
   VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
   SourceRef src;

@@ -342,6 +342,47 @@ class Robustness(unittest.TestCase):
         self.assertEqual([p["status"] for p in after], ["not searched: unallocated space (carved only with --deep)"])
         self.assertEqual(read(os.path.join(plain, "rows.jsonl")), b"")
 
+    # A long value that is kept (a prompt, an answer, a tool's result of 128 MiB) costs about twice its size at the
+    # peak: its parsed document and its row, the row's JSON written out a chunk at a time. One worker thread: each
+    # thread holds the value it is reading, so with N threads N such files can be in memory at once.
+    def test_a_long_value_costs_about_twice_its_size(self):
+        size = (16 if os.environ.get("ROO_SANITIZED") else 128) << 20
+        long_text = "x" * size
+        tasks = os.path.join(self.tmp, "case", "home", "u", ".config", "Code", "User", "globalStorage",
+                             "rooveterinaryinc.roo-cline", "tasks")
+        files = {
+            "0199a0d2-7c1e-7000-8000-00000000000a/ui_messages.json":
+                '[{"ts":1760000000000,"type":"say","say":"text","text":"%s"}]' % long_text,
+            "0199a0d2-7c1e-7000-8000-00000000000b/api_conversation_history.json":
+                '[{"role":"user","content":[{"type":"text","text":"%s"}],"ts":1760000000000}]' % long_text,
+            "0199a0d2-7c1e-7000-8000-00000000000c/api_conversation_history.json":
+                '[{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"read_file","input":{"path":"a"}}],'
+                '"ts":1760000000000},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"%s"}],'
+                '"ts":1760000000001}]' % long_text,
+        }
+        for name, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(tasks, name)), exist_ok=True)
+            with open(os.path.join(tasks, name), "w") as f:
+                f.write(text)
+        del long_text, files
+        out = os.path.join(self.tmp, "out")
+        measure = ("import resource, subprocess, sys\n"
+                   "rc = subprocess.run(sys.argv[1:]).returncode\n"
+                   "print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+        proc = subprocess.run([sys.executable, "-c", measure, BINARY, "--quiet", "--threads", "1", "--format", "jsonl", "--dir",
+                               os.path.join(self.tmp, "case"), "-o", out], capture_output=True, text=True, timeout=600)
+        rc, peak_kib = map(int, proc.stdout.split())
+        self.assertEqual(rc, 0, proc.stderr)
+        long_rows = []
+        with open(os.path.join(out, "rows.jsonl"), "rb") as f:
+            for line in f:
+                if len(line) > size:
+                    row = json.loads(line)
+                    long_rows.append((row["kind"], len(row["text"])))
+        self.assertEqual(sorted(long_rows), [("tool_result", size), ("user_message", size), ("user_message", size)])
+        if not os.environ.get("ROO_SANITIZED"):  # tests/CMakeLists.txt: no memory figure under the sanitizers
+            self.assertLess(peak_kib * 1024, 2.25 * size + (48 << 20), f"peak RSS {peak_kib} KiB for {size} bytes")
+
     # --- a folder with no home ---
 
     def test_a_folder_without_a_home_says_so_and_where_homes_are(self):

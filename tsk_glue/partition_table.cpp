@@ -14,7 +14,7 @@ uint32_t le32(const unsigned char* p) {
 uint64_t le64(const unsigned char* p) { return le32(p) | static_cast<uint64_t>(le32(p + 4)) << 32; }
 
 bool read_exact(const ReadAt& read, uint64_t offset, std::vector<unsigned char>& buf) {
-  return read(offset, buf.data(), buf.size()) == buf.size();
+  return buf.empty() || read(offset, buf.data(), buf.size()) == buf.size();  // nothing to read: no null buffer
 }
 
 uint64_t sectors_for(uint64_t bytes, uint32_t sector_size) { return (bytes + sector_size - 1) / sector_size; }

@@ -18,7 +18,7 @@ ReadAt reader(const Bytes& disk) {
   return [&disk](uint64_t off, unsigned char* buf, size_t len) -> size_t {
     if (off >= disk.size()) return 0;
     size_t n = std::min<uint64_t>(len, disk.size() - off);
-    std::memcpy(buf, disk.data() + off, n);
+    if (n) std::memcpy(buf, disk.data() + off, n);
     return n;
   };
 }

@@ -2,7 +2,7 @@
 // not depend on the input (the source, the identity, the context, the sink) is made once per target, so an execution
 // is the parser's work alone (tests/fuzz/README.md). The parser targets touch each row's fields (TouchingSink):
 // serialising every row was a third of their time. Serialisation stays fuzzed in the targets whose rows are cheap
-// (history_item, task_metadata: SerialisingSink) and over any bytes in fuzz_transcript_text.
+// (history_item, task_metadata: SerialisingSink).
 #pragma once
 
 #include <cstdint>

@@ -1,18 +1,13 @@
 // libFuzzer target for transcript_text: the fuzzer's bytes, as one text, go to every function, and what comes back is
 // checked for the promises the header makes (spans inside the text, input_json a JSON object, epoch ms only with a
-// recorded time). The same bytes are also a row's strings, serialised as rows.jsonl gets them, which must be one JSON
-// object: the parser targets only read their rows' fields (fuzz_harness.h), so any text reaches the row writer here.
-// A broken promise traps, so the fuzzer reports it like a crash.
+// recorded time). A broken promise traps, so the fuzzer reports it like a crash.
 #include <rapidjson/document.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <string>
 #include <string_view>
 
 #include "core/parsers/transcript_text.h"
-#include "core/row.h"
 
 namespace {
 
@@ -53,24 +48,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (auto d = parse_xml_decision(text)) {
     check(d->status == "denied" || d->status == "approved" || d->status == "error");
   }
-
-  // The row writer: text, role, a field, a key and the verbatim record are the bytes, the time their first eight.
-  roo::Row row;
-  row.kind = "message";
-  row.role = std::string(text.substr(0, 16));
-  row.text = std::string(text);
-  row.native = std::string(text);
-  row.set("tool", std::string(text)).set(std::string(text.substr(0, 8)), int64_t{1});
-  if (size >= 8) {
-    int64_t ms;
-    std::memcpy(&ms, data, sizeof ms);
-    row.time_ms = ms;
-    row.time_source = "record";
-  }
-  const std::string line = roo::row_to_json_line(row);
-  check(!line.empty() && line.back() == '\n');
-  rapidjson::Document doc;
-  doc.Parse(line.data(), line.size() - 1);
-  check(!doc.HasParseError() && doc.IsObject());
   return 0;
 }

@@ -565,7 +565,10 @@ namespace roo {
 bool contains_json_token(ByteSource& src, uint64_t from, std::string_view word) {
   std::string token(1, '"');
   token.append(word).push_back('"');
-  constexpr size_t kChunk = 1 << 20;
+  // Reads of up to 1 MiB, but no larger than what is left of the source (as HashingStream sizes its buffer): a
+  // small record must not cost a zeroed megabyte.
+  const uint64_t left = src.size() > from ? src.size() - from : 0;
+  const size_t kChunk = static_cast<size_t>(std::min<uint64_t>(1 << 20, std::max<uint64_t>(left + 1, 4096)));
   std::vector<char> buf(kChunk + token.size());
   size_t carry = 0;  // bytes kept from the previous chunk so a token across the boundary is found
   char before_carry = 0;

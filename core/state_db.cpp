@@ -124,7 +124,9 @@ struct Snapshot {
 
 class Reader {
  public:
-  Reader(std::string path, Budget& budget) : path_(std::move(path)), budget_(budget) {}
+  // path: the copy to open; or, with image, the main file's bytes read in memory (path unused).
+  Reader(std::string path, Budget& budget, const std::string* image = nullptr)
+      : path_(std::move(path)), image_(image), budget_(budget) {}
 
   // Opens the copy and reads it. Returns false with *error set.
   bool read(std::string_view extension_key, bool want_keys, Snapshot* out, std::string* error) {
@@ -142,8 +144,10 @@ class Reader {
     // a directory of our own. The copy itself is never written: no checkpoint, no journal rollback. The path is
     // absolute, so it is never taken for a "file:" URI.
     sqlite3* raw = nullptr;
-    int rc = sqlite3_open_v2(path_.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    int rc = image_ ? sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr)
+                    : sqlite3_open_v2(path_.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
     db_.reset(raw);
+    if (rc == SQLITE_OK && image_) rc = deserialize();
     if (rc != SQLITE_OK) {
       *error = "cannot open the database: " + sqlite_message(raw, rc);
       return false;
@@ -168,6 +172,23 @@ class Reader {
       return false;
     }
     return true;
+  }
+
+  // The main file's bytes as the connection's database, read-only, in SQLite's memory VFS, which reads them where
+  // they are (it never writes or frees a read-only image). What is read is what the copy on disk gives: that VFS has
+  // no WAL, so a file whose header says WAL mode (byte 19 = 2) is given as a copy in rollback mode (1), and with no
+  // -wal beside it SQLite reads such a file's pages from the file alone too; and the unix VFS takes a 1-byte file for
+  // an empty one (it writes that byte itself to new files), so 1 byte is given as none.
+  int deserialize() {
+    const std::string* image = image_;
+    if (image->size() > 19 && (*image)[19] == 2) {
+      wal_mode_copy_ = *image;
+      wal_mode_copy_[19] = 1;
+      image = &wal_mode_copy_;
+    }
+    auto* bytes = reinterpret_cast<unsigned char*>(const_cast<char*>(image->data()));
+    const auto n = static_cast<sqlite3_int64>(image->size() == 1 ? 0 : image->size());
+    return sqlite3_deserialize(db_.get(), "main", bytes, n, n, SQLITE_DESERIALIZE_READONLY);
   }
 
   std::string fail(const char* what, int rc) const {
@@ -284,13 +305,21 @@ class Reader {
   }
 
   std::string path_;
+  const std::string* image_;
+  std::string wal_mode_copy_;  // declared before db_, so it outlives the connection reading it
   Budget& budget_;
   DbHandle db_;  // statements are locals of the methods, finalized before the connection closes
 };
 
-// Copies the bytes into dir (made here) and reads them.
+// Copies the bytes into dir (made here) and reads them. Without a WAL to replay there is nothing SQLite needs a file
+// for: the main file is read in memory, and dir is not made.
 bool read_copy(const std::string& dir, const std::string& db, const std::string* wal, std::string_view extension_key,
                bool want_keys, Snapshot* out, std::string* error) {
+  if (!wal) {
+    Budget budget;
+    Reader reader({}, budget, &db);
+    return reader.read(extension_key, want_keys, out, error);
+  }
   std::error_code ec;
   if (!fs::create_directory(dir, ec) || ec) {
     *error = "cannot create a scratch directory: " + ec.message();

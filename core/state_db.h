@@ -7,9 +7,10 @@
 // User/workspaceStorage/<id>/state.vscdb. Secrets are rows keyed secret://{"extensionId":"…","key":"…"} whose value
 // is encrypted: only the key names are reported, never a secret's value.
 //
-// The module works on bytes the caller read from the evidence, never on evidence paths. SQLite needs a file, so the
-// bytes are copied into a fresh private directory under the caller's scratch_dir, opened read-only there, and every
-// file of the copy (db, -wal, -shm) is removed before returning.
+// The module works on bytes the caller read from the evidence, never on evidence paths. SQLite replays a WAL only
+// from files (it builds the wal-index in a -shm beside them), so with a -wal the bytes are copied into a fresh private
+// directory under the caller's scratch_dir, opened read-only there, and every file of the copy (db, -wal, -shm) is
+// removed before returning. The main file alone (no -wal, or to compare with the WAL view) is read in memory.
 #pragma once
 
 #include <cstdint>

@@ -243,5 +243,22 @@ TEST(ParseJson, ADuplicateKeyKeepsItsLastValueAsJsonParseDoes) {
   EXPECT_EQ(d["o"]["k"].GetInt(), 2);
 }
 
+// The read size follows what is left of the source: a token is found (and an escaped one is not) in a source far
+// smaller than the 1 MiB read, from any offset, and across the 1 MiB boundary of a larger one.
+TEST(ContainsJsonToken, FindsAnUnescapedTokenAtAnySourceSize) {
+  const std::string small = R"([{"type":"text"},{"type":"tool_use"}])";
+  MemoryBytes s(small);
+  EXPECT_TRUE(contains_json_token(s, 0, "tool_use"));
+  EXPECT_FALSE(contains_json_token(s, small.find("tool_use") + 1, "tool_use"));
+  EXPECT_FALSE(contains_json_token(s, small.size() + 5, "tool_use"));
+  const std::string escaped = R"({"a":"\"tool_use"})";  // the string "tool_use, no token
+  MemoryBytes e(escaped);
+  EXPECT_FALSE(contains_json_token(e, 0, "tool_use"));
+  std::string big((1u << 20) - 4, ' ');
+  big += R"("tool_use")";
+  MemoryBytes b(big);
+  EXPECT_TRUE(contains_json_token(b, 0, "tool_use"));
+}
+
 }  // namespace
 }  // namespace roo

@@ -365,6 +365,10 @@ TEST_F(StateDbTest, DatabaseWithoutItemTableFails) {
   r = read("");  // an empty file is an empty database to SQLite
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error, "no ItemTable");
+  // So is a 1-byte one, read from a file by SQLite's unix VFS; the main file read in memory must agree.
+  r = read("x");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "no ItemTable");
 }
 
 TEST_F(StateDbTest, ItemTableViewIsRefused) {

@@ -14,11 +14,30 @@ cmake -S "$repo" -B "$build" -DROO_FUZZ=ON -DROO_CORE_ONLY=ON -DROO_TESTS=OFF \
 cmake --build "$build" -j"$(nproc)" >/dev/null
 corpus_root=$(mktemp -d)
 trap 'rm -rf "$corpus_root"' EXIT
-# state_db seeds: a bare SQLite header, and (when the sqlite3 shell is installed) a VS Code-like state.vscdb alone and
-# followed by its -wal, copied while the writer is open (fuzz_state_db splits its input at a WAL header).
+# Copies the fixture files named NAME into DIR, each behind the selector byte SELECTOR (fuzz_config_stores.cpp,
+# fuzz_state_db.cpp: the first byte picks the parser or the key). Usage: seed_behind SELECTOR NAME DIR
+seed_behind() {
+  find "$repo/fixtures/trees" -name "$2" -print0 | while IFS= read -r -d '' file; do
+    { printf "\\$(printf %o "$1")"; cat "$file"; } >"$3/$1-$(sha1sum <"$file" | cut -c1-12)"
+  done
+}
+# config_stores seeds: each store's fixture files behind the selector of its parser (fuzz_config_stores.cpp's kStores
+# order, then the host settings and workspace.json readers); a global state is also a state.vscdb value.
+seed_config_stores() {
+  local selector=0 name
+  for name in global-state.json global-state.json workspace-state.json cli-settings.json cli-credentials.json \
+    secrets.json mcp_settings.json cli-history.json extensions.json settings.json workspace.json; do
+    seed_behind $selector "$name" "$1"
+    selector=$((selector + 1))
+  done
+}
+# state_db seeds: the fixtures' state.vscdb files, a bare SQLite header, and (when the sqlite3 shell is installed) a
+# VS Code-like state.vscdb alone and followed by its -wal, copied while the writer is open (fuzz_state_db splits its
+# input at a WAL header). Each starts with fuzz_state_db's selector byte (0: the first extension's key).
 seed_state_db() (
+  seed_behind 0 '*.vscdb' "$1"
   cd "$1"
-  printf 'SQLite format 3\0\020\000\001\001\000\100\040\040' >header.seed
+  printf '\0SQLite format 3\0\020\000\001\001\000\100\040\040' >header.seed
   command -v sqlite3 >/dev/null || exit 0
   sqlite3 w.vscdb >/dev/null <<'SQL'
 PRAGMA page_size=512; PRAGMA journal_mode=WAL;
@@ -26,9 +45,9 @@ CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
 INSERT INTO ItemTable VALUES ('RooVeterinaryInc.roo-cline', '{"mode":"code"}'), ('workbench.x', '1'),
   ('secret://{"extensionId":"rooveterinaryinc.roo-cline","key":"openRouterApiKey"}', x'763130');
 PRAGMA wal_checkpoint(TRUNCATE); PRAGMA wal_autocheckpoint=0;
-.shell cp w.vscdb plain.seed
+.shell printf '\0' | cat - w.vscdb >plain.seed
 UPDATE ItemTable SET value = '{"mode":"architect"}' WHERE key = 'RooVeterinaryInc.roo-cline';
-.shell cat w.vscdb w.vscdb-wal >wal.seed
+.shell printf '\0' | cat - w.vscdb w.vscdb-wal >wal.seed
 SQL
   rm -f w.vscdb w.vscdb-wal w.vscdb-shm
 )
@@ -40,8 +59,8 @@ for target in carve ui_messages api_history history_item task_index task_metadat
     history_item) name=history_item.json ;;
     task_index) name=_index.json ;;
     task_metadata) name=task_metadata.json ;;
-    config_stores) name=global-state.json ;;
-    state_db) name='*.vscdb' ;;
+    config_stores) name= ;;  # seed_config_stores
+    state_db) name= ;;  # seed_state_db
     catalog_names) name='*.tmp' ;;  # safeWriteJson temp files of the recovery trees (their names are seeded below)
     orphan_kind) name='*.json' ;;  # what an orphan's opening bytes can be (its names are in the committed corpus)
     # The text helpers are seeded with whole transcripts: their texts are what the helpers are given.
@@ -49,8 +68,11 @@ for target in carve ui_messages api_history history_item task_index task_metadat
   esac
   corpus="$corpus_root/$target"
   mkdir -p "$corpus"
-  find "$repo/fixtures/trees" -name "$name" -exec cp -t "$corpus" --backup=numbered {} +
-  if [ "$target" = state_db ]; then seed_state_db "$corpus"; fi
+  case $target in
+    config_stores) seed_config_stores "$corpus" ;;
+    state_db) seed_state_db "$corpus" ;;
+    *) find "$repo/fixtures/trees" -name "$name" -exec cp -t "$corpus" --backup=numbered {} + ;;
+  esac
   if [ "$target" = catalog_names ]; then
     n=0
     find "$repo/fixtures/trees" -name '*.tmp' -printf '%f\n' | while read -r tmp_name; do
@@ -62,8 +84,9 @@ for target in carve ui_messages api_history history_item task_index task_metadat
   # of 512 bytes or more: state_db gets room for a few.
   max_len=2048
   if [ "$target" = state_db ]; then max_len=16384; fi
-  # New inputs go to the first directory, never into the committed corpus.
-  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=$max_len -rss_limit_mb=1024 \
+  # New inputs go to the first directory, never into the committed corpus. Entropic scheduling's bookkeeping per
+  # feature was half of fuzz_carve's time; off, it ran twice the inputs in the same time (tests/fuzz/README.md).
+  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=$max_len -rss_limit_mb=1024 -entropic=0 \
     -print_final_stats=1 "$corpus" "$repo/tests/fuzz/corpus/$target" 2>"$corpus_root/$target.log" ||
     { tail -50 "$corpus_root/$target.log"; exit 1; }
   echo "fuzz_$target: ${seconds}s, $(sed -n 's/^stat::average_exec_per_sec: *//p' "$corpus_root/$target.log") execs/s"

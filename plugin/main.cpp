@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
       "edits, approvals, settings, credentials (reported present, never written), MCP, installed versions) and\n"
       "writes one row per fact with its provenance: image, partition offset, file system, inode, path, record\n"
       "position, sha256 and time source. Images are opened read-only through libtsk (raw, split raw, E01 and split\n"
-      "E01; every partition); SQLite stores are read from private copies under OUTDIR.",
+      "E01; every partition); SQLite stores are read in memory, or with their -wal from private copies under\n"
+      "OUTDIR.",
       "roo-ingest"};
   app.footer(R"(Outputs in OUTDIR (written under temporary names, moved into place when complete; docs/output-formats.md):
   rows.jsonl      one row per fact: the reference output, always written (docs/row-contract.md)

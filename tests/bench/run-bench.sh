@@ -106,6 +106,9 @@ make_image() {
 }
 TREE=$WORKDIR/tree
 IMG=$WORKDIR/bench.ext4
+# Outputs beside WORKDIR, not in it: roo-ingest writes nothing into the folder that holds an image.
+OUTS=$WORKDIR.outputs
+mkdir -p "$OUTS"
 GEN_ARGS=()
 [[ $SMALL == 1 ]] && GEN_ARGS+=(--small)
 make_tree "$TREE" "$WORKDIR/tree.key" "$WORKDIR/image.key" "${GEN_ARGS[@]}"
@@ -155,7 +158,7 @@ run_once() {
   if [[ -z ${BEST[$name]:-} || $wall -lt ${BEST[$name]} ]]; then BEST[$name]=$wall; fi
   if [[ -z ${MAXRSS[$name]:-} || $rss -gt ${MAXRSS[$name]} ]]; then MAXRSS[$name]=$rss; fi
 }
-OUT_IMG=$WORKDIR/out-image OUT_DIR=$WORKDIR/out-dir OUT_ALL=$WORKDIR/out-all
+OUT_IMG=$OUTS/out-image OUT_DIR=$OUTS/out-dir OUT_ALL=$OUTS/out-all
 # The ratios time the reference outputs the targets were set for (rows.jsonl, roo.body, report.json). The formats
 # derived from rows.jsonl afterwards (Timesketch, l2tcsv, CSV, SQLite, HTML: all written by default) are timed apart,
 # as roo_all, so their cost is visible and not hidden in a ratio.
@@ -326,10 +329,10 @@ if [[ $SMALL == 0 ]]; then
   BEST=() MAXRSS=()
   for ((i = 1; i <= REPEATS; i++)); do
     run_once fls /dev/null fls -r -p "$DIMG"
-    rm -rf "$WORKDIR/out-discovery"
-    run_once roo_image /dev/null "$RI" "$DIMG" -o "$WORKDIR/out-discovery" -q $REFERENCE_FORMATS
+    rm -rf "$OUTS/out-discovery"
+    run_once roo_image /dev/null "$RI" "$DIMG" -o "$OUTS/out-discovery" -q $REFERENCE_FORMATS
   done
-  python3 - "${BEST[fls]}" "${BEST[roo_image]}" "$(fls -r -p "$DIMG" | wc -l)" "$WORKDIR/out-discovery/report.json" \
+  python3 - "${BEST[fls]}" "${BEST[roo_image]}" "$(fls -r -p "$DIMG" | wc -l)" "$OUTS/out-discovery/report.json" \
     "$REPEATS" <<'PY'
 import json, sys
 fls_ns, roo_ns, entries, report = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), json.load(open(sys.argv[4]))

@@ -58,6 +58,9 @@ fi
 # history item), the others filler (random bytes, log text, zeros). mkfs.ext4 -d writes them, then debugfs deletes 90 % of the
 # files, so most of the image is unallocated blocks that hold Roo records (what --deep carves) and filler.
 IMG=$WORKDIR/carve-bench.ext4
+# Outputs beside WORKDIR, not in it: roo-ingest writes nothing into the folder that holds an image.
+OUTS=$WORKDIR.outputs
+mkdir -p "$OUTS"
 STAMP="v2 $IMAGE_MIB $ROO_EVERY"
 if [[ ! -f $IMG || $(cat "$IMG.stamp" 2> /dev/null) != "$STAMP" ]]; then
   rm -rf "$WORKDIR/tree" "$IMG" "$IMG.stamp"
@@ -148,7 +151,7 @@ BLKLS_BYTES=$(blkls "$IMG" | wc -c)
 BLKLS_S=$(for _ in $(seq "$REPEATS"); do seconds_of sh -c "blkls '$IMG' > /dev/null"; done | best)
 
 carve_run() { # threads -> "seconds bytes rss_kib"
-  local out=$WORKDIR/out-$1
+  local out=$OUTS/out-$1
   rm -rf "$out"
   /usr/bin/time -v -o "$WORKDIR/time-$1.txt" "$BIN" --quiet --deep --threads "$1" --format jsonl "$IMG" -o "$out" \
     > /dev/null 2> "$WORKDIR/roo-$1.err" || die "roo-ingest --deep --threads $1 failed (see $WORKDIR/roo-$1.err)"

@@ -363,7 +363,6 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
       std::fflush(nullptr);
       _exit(0);
     }
-    int status = 0;
     const WorkerEnd end = pid < 0 ? WorkerEnd{} : wait_for_worker(pid, *beats.get(), opts.stall_timeout_seconds);
     if (pid < 0 || !end.waited) {
       PartReport part;
@@ -371,7 +370,7 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
       part.reason = std::string("cannot start worker: ") + std::strerror(errno);
       return part;
     }
-    status = end.status;
+    const int status = end.status;
     if (end.hung || !(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !fs::exists(paths.report)) {
       // The worker died (libtsk 4.11 can crash on damaged structures) or was ended for making no progress: keep the
       // rows it finished, say so.
@@ -379,8 +378,8 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
       part.status = end.hung ? "hung" : "crashed";
       part.reason = end.hung ? "no progress (bytes read, rows written) for " +
                                    std::to_string(opts.stall_timeout_seconds) +
-                                   " s (--stall-timeout): the worker was ended after reading " +
-                                   std::to_string(end.beats) + " byte(s) and rows"
+                                   " s (--stall-timeout): the worker was ended; its progress count (bytes of "
+                                   "evidence read plus rows written) stood at " + std::to_string(end.beats)
                              : describe_wait_status(status);
       part.rows_path = paths.rows;
       part.body_path = paths.body;

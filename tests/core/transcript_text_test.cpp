@@ -106,6 +106,21 @@ TEST(EnvironmentDetails, OlderLocalTimeFormKeepsTextWithoutEpoch_s3_4) {
   EXPECT_EQ(env->utc_offset, "UTC+1:00");
 }
 
+// A time written with "+00:00" instead of "Z" is the same UTC instant; any other offset is not read as epoch ms.
+TEST(EnvironmentDetails, PlusZeroOffsetIsUtcOtherOffsetsAreNot) {
+  auto env = parse_environment_details(
+      "<environment_details>\n# Current Time\nCurrent time in ISO 8601 UTC format: 2025-01-01T00:00:00+00:00\n"
+      "</environment_details>");
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->current_time, "2025-01-01T00:00:00+00:00");
+  EXPECT_EQ(env->current_time_ms, epoch_ms(2025, 1, 1, 0, 0, 0, 0));
+  env = parse_environment_details(
+      "<environment_details>\n# Current Time\nCurrent time in ISO 8601 UTC format: 2025-01-01T00:00:00+01:00\n"
+      "</environment_details>");
+  ASSERT_TRUE(env);
+  EXPECT_FALSE(env->current_time_ms);
+}
+
 TEST(EnvironmentDetails, HalfHourOffsetIsRead) {
   auto env = parse_environment_details(
       "<environment_details>\n# Current Time\nCurrent time in ISO 8601 UTC format: 2026-01-01T00:00:00.000Z\n"

@@ -1,6 +1,6 @@
 // libFuzzer target for transcript_text: the fuzzer's bytes, as one text, go to every function, and what comes back is
 // checked for the promises the header makes (spans inside the text, input_json a JSON object, epoch ms only with a
-// recorded time). A broken promise traps, so the fuzzer reports it like a crash.
+// recorded UTC time). A broken promise traps, so the fuzzer reports it like a crash.
 #include <rapidjson/document.h>
 
 #include <cstddef>
@@ -22,8 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
 
   if (auto env = parse_environment_details(text)) {
-    check(!env->current_time_ms ||
-          (env->current_time && !env->current_time->empty() && env->current_time->back() == 'Z'));
+    // Epoch ms only for a time written as UTC: "Z", "z" or "+00:00" (text_util.h ms_from_iso_utc).
+    auto utc = [](std::string_view t) {
+      return t.size() >= 20 && (t.back() == 'Z' || t.back() == 'z' || t.substr(t.size() - 6) == "+00:00");
+    };
+    check(!env->current_time_ms || (env->current_time && utc(*env->current_time)));
   }
 
   UserText ut = classify_user_text(text);

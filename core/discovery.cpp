@@ -203,7 +203,7 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
         continue;
       }
       if (!e.is_dir) {
-        // Older versions of the index are read as versions (issue 5); a deleted one stands in for a missing live one.
+        // Older versions of the index are read as versions; a deleted one stands in for a missing live one.
         auto temp = parse_temp_file_name(e.name);
         const bool index_temp = temp && temp->base == kTaskIndexFile;
         if (e.name == kTaskIndexFile && e.name_allocated) {
@@ -218,7 +218,7 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
         }
         continue;
       }
-      // Roo's own reconciliation ignores names starting with '_' or '.' (roo-format.md §2.9).
+      // Roo's own reconciliation ignores names starting with '_' or '.' (docs/roo-format.md §2.9).
       if (e.name.empty() || e.name[0] == '.' || e.name[0] == '_') continue;
       if (auto why = untrusted_content(e); why && !e.name_allocated) {
         note_deleted(rc.notes, std::move(e), *why);
@@ -254,7 +254,7 @@ void apply_history(TaskIdentity& id, const HistoryItem* h, const HistoryItem* in
   id.project_path = pick(&HistoryItem::workspace);
 }
 
-// The time a task id embeds (UUIDv7, 13-digit ms) against the first record's ts (roo-format.md §2.10): the id is
+// The time a task id embeds (UUIDv7, 13-digit ms) against the first record's ts (docs/roo-format.md §2.10): the id is
 // made when the task is, seconds before its first message. A difference above a minute is reported, both times
 // kept. Returns whether the check could be made (the file had a timed record).
 bool check_task_id_time(const ParseContext& ctx, std::optional<int64_t> first_ts) {
@@ -314,7 +314,7 @@ void emit_note(FileSystemView& fs, const EntryNote& note, const TaskIdentity& id
   });
 }
 
-// The row that says a file is a safeWriteJson temp file, timed by the ms its name carries (roo-format.md §2.2).
+// The row that says a file is a safeWriteJson temp file, timed by the ms its name carries (docs/roo-format.md §2.2).
 void emit_temp_file_row(const ParseContext& ctx, const TempFileName& temp) {
   Row r = ctx.row("temp_file");
   r.role = "system";
@@ -370,7 +370,7 @@ bool is_array_kind(TaskFileKind kind) {
 }
 
 // For each array file of a task that has versions: which records the task's own file has, and which of them a
-// version holds too (issue 5: an identical record is one row naming both sources).
+// version holds too (an identical record is one row naming both sources).
 std::map<TaskFileKind, RecordFolds> fold_versions(FileSystemView& fs, const TaskDir& td) {
   std::map<TaskFileKind, RecordFolds> folds;
   for (const FileVersion& v : td.versions) {
@@ -390,7 +390,7 @@ std::map<TaskFileKind, RecordFolds> fold_versions(FileSystemView& fs, const Task
   return folds;
 }
 
-// In front of the rows of a task whose directory is only a deleted name (issue 5): its task row says so, with
+// In front of the rows of a task whose directory is only a deleted name: its task row says so, with
 // task_dir_present false (the caller's) and task_dir_deleted true, whichever file the row is made from.
 class DeletedTaskDirRows : public RowFilter {
  public:
@@ -402,7 +402,7 @@ class DeletedTaskDirRows : public RowFilter {
   }
 };
 
-// In front of the rows of files read through a FAT deleted entry matched with its first byte lost (issue 5): each
+// In front of the rows of files read through a FAT deleted entry matched with its first byte lost: each
 // says so, as the path it names ("_asks") is not the name Roo wrote.
 class FirstByteLostRows : public RowFilter {
  public:
@@ -429,7 +429,7 @@ class WithoutNative : public RowFilter {
   bool keep_;
 };
 
-// The entries of an _index.json, each with its verbatim text (what its versions are folded by, issue 5).
+// The entries of an _index.json, each with its verbatim text (what its versions are folded by).
 std::vector<IndexEntry> read_index_entries(HashingStream& in, const ParseContext& ctx) {
   WithoutNative sink(*ctx.sink, ctx.native);
   ParseContext c = ctx;
@@ -464,7 +464,7 @@ const char* report_kind(TaskFileKind kind) {
   return "unknown";
 }
 
-// roo-format.md §1.2: a task directory with its checkpoint repository and nothing else of the task's.
+// docs/roo-format.md §1.2: a task directory with its checkpoint repository and nothing else of the task's.
 bool holds_only_checkpoints(const TaskDir& td) {
   return td.checkpoints && td.files.empty() && td.versions.empty() && td.command_outputs.empty();
 }
@@ -507,7 +507,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       if (e.item.id) index_by_id.emplace(*e.item.id, &e);
   }
   // A directory with only checkpoints/ is not a task of this root (its checkpoint_repo row joins the task): counted
-  // apart in the report (issue 4).
+  // apart in the report.
   for (const TaskDir& td : rc.tasks)
     if (holds_only_checkpoints(td) && !index_by_id.count(td.dir.name)) {
       --report.roots[root_record].tasks;
@@ -519,10 +519,10 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     task_dirs.insert(td.dir.name);
     task_dir_live[td.dir.name] = task_dir_live[td.dir.name] || td.dir.name_allocated;
   }
-  std::set<std::string> deleted_task_dirs;  // names with no allocated directory, only a deleted one (issue 5)
+  std::set<std::string> deleted_task_dirs;  // names with no allocated directory, only a deleted one
   for (const auto& [name, live] : task_dir_live)
     if (!live) deleted_task_dirs.insert(name);
-  // The index's versions (issue 5): an entry whose bytes the index also holds is folded into it, like a task file's
+  // The index's versions: an entry whose bytes the index also holds is folded into it, like a task file's
   // version's records; the index's row of that entry names the versions in also_in.
   RecordFolds index_folds;
   if (!rc.index_versions.empty()) {
@@ -563,7 +563,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     const TaskDir& td = rc.tasks[task_number];
     if (opts.split && !opts.split->claim_task_unit(first_unit + static_cast<int64_t>(task_number))) continue;
     TaskIdentity id = root_identity;
-    id.session_id = td.dir.name;  // seed 002 Identity: the directory name is the session id
+    id.session_id = td.dir.name;  // docs/row-contract.md "Identity": the directory name is the session id
 
     auto found = index_by_id.find(td.dir.name);
     const IndexEntry* indexed = found == index_by_id.end() ? nullptr : found->second;
@@ -585,7 +585,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
         apply_history(id, &*item, indexed ? &indexed->item : nullptr);
         emit_task_row(*item, src.ctx, "history_item", dir_live, nullptr, task_dirs, &text);
         if (item->id && *item->id != td.dir.name) {
-          // Both ids are kept; the directory name stays the session id (seed 002).
+          // Both ids are kept; the directory name stays the session id (docs/row-contract.md "Identity").
           Row r = src.ctx.row("identity_conflict");
           r.role = "system";
           r.text = "task id mismatch: directory " + td.dir.name + " holds history_item.id " + *item->id;
@@ -678,9 +678,9 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
         case TaskFileKind::unknown: break;
       }
     }
-    // roo-format.md §1.2: checkpoint repositories ignore customStoragePath and stay in the default root, so a task
+    // docs/roo-format.md §1.2: checkpoint repositories ignore customStoragePath and stay in the default root, so a task
     // whose files a custom path moved is split across two roots, and here are only its checkpoints. One row says so,
-    // with the task id as session: the task is one task, its rows from the other root (issue 4).
+    // with the task id as session: the task is one task, its rows from the other root.
     if (holds_only_checkpoints(td) && !indexed)
       emit_entry_row(fs, *td.checkpoints, id, out, "checkpoint_repo", [&](Row& r) {
         ParseContext::stamp_file_time(r, td.checkpoints->mtime, "file.mtime");
@@ -779,7 +779,7 @@ std::optional<std::string> path_component(const std::string& path, int i) {
   return path.substr(start, path.find('/', start) - start);
 }
 
-// One roo --ephemeral storage directory (roo-format.md §1.4): its row, timed by the ms in its name, then its
+// One roo --ephemeral storage directory (docs/roo-format.md §1.4): its row, timed by the ms in its name, then its
 // global-storage/ read as a CLI root and its stores as ~/.vscode-mock's. A live one means the CLI was killed before
 // its cleanup; a deleted one is read through the names libtsk still lists.
 void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name_ms, const std::string& temp_dir,
@@ -1020,11 +1020,11 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
         opts.split->share_home_tasks(tasks);
         if (opts.split->worker() != 0) continue;
       }
-      // A custom storage path holds the settings folder too (roo-format.md §1.2): its MCP settings come first.
+      // A custom storage path holds the settings folder too (docs/roo-format.md §1.2): its MCP settings come first.
       for (const RooRoot& root : custom_roots)
         read_root_mcp_settings(fs, root, out, report, opts, tasks, &seen_stores);
-      // A workspace's own .roo/mcp.json (roo-format.md §7.3), for every workspace this home's tasks name that is on
-      // this file system; its rows carry the project (seed 000 Permission rows).
+      // A workspace's own .roo/mcp.json (docs/roo-format.md §7.3), for every workspace this home's tasks name that is
+      // on this file system; its rows carry the project (docs/row-contract.md "Permission rows").
       for (const auto& [workspace, surface] : tasks.project_paths)
         if (auto ws = find_directory(fs, workspace))
           for (const FileMeta& roo_dir : children(fs, *ws, ".roo", true))

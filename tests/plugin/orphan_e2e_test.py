@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of --deep's look through $OrphanFiles (issue 5): the real roo-ingest binary on the committed
+"""End-to-end tests of --deep's look through $OrphanFiles: the real roo-ingest binary on the committed
 orphan fixture images (fixtures/build-images.sh build_orphan_ntfs / build_orphan_ext4).
 
 In both images task 019e443a-… was deleted and the rewritten tasks/_index.json took its directory's metadata entry,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""End-to-end tests of what issue 6 asks of report.json and of l2t.csv's order, on the committed fixture images with
-the real roo-ingest binary:
+"""End-to-end tests of report.json's verification and completeness and of l2t.csv's order, on the committed fixture
+images with the real roo-ingest binary:
 
 - --verify: evidence.verification against the hashes the real libewf tools compute (ewfverify), against Python's
   hashlib over the raw segments, and a mismatch on a copy of demo.E01 whose stored MD5 is altered in a temp dir.

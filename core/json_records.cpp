@@ -256,10 +256,28 @@ void keep_last_duplicates(rapidjson::Value& root) {
   }
 }
 
-// Parses one record text; a fresh allocator per record keeps memory at one record.
+}  // namespace
+
+// A record's DOM that fits in kBuffer bytes (its text's copy included: a record of a few KB) takes no allocation;
+// a larger one takes chunks from the heap beyond it, given back when the next record is read, so memory stays at
+// one record.
+struct JsonRecord::Pool {
+  static constexpr size_t kBuffer = 16u << 10;
+  Pool() : allocator(buffer.get(), kBuffer) {}
+  std::unique_ptr<char[]> buffer{new char[kBuffer]};
+  rapidjson::MemoryPoolAllocator<> allocator;
+};
+
+namespace {
+
+// Parses one record text into the record's pool, emptied of the previous record first.
 void parse_record(JsonRecord& rec) {
-  rapidjson::Document fresh;
-  rec.doc.Swap(fresh);
+  if (!rec.pool) rec.pool = std::make_shared<JsonRecord::Pool>();
+  {
+    rapidjson::Document previous(&rec.pool->allocator);
+    rec.doc.Swap(previous);  // the previous record's DOM goes with `previous` (nothing to free in a pool)
+  }
+  rec.pool->allocator.Clear();
   rec.parse_error.clear();
   parse_json(rec.text.data(), rec.text.size(), rec.doc, &rec.parse_error);
 }

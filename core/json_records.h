@@ -82,6 +82,12 @@ struct JsonRecord {
   rapidjson::Document doc;  // parsed record; valid when parse_error is empty
   std::string parse_error;  // why the record did not parse
   std::string text_sha256;  // of text; filled only when versions of the file are being folded (RecordFolds)
+  // Where JsonArrayReader builds doc: one buffer for every record of a reading, cleared before each (a record's DOM
+  // lives until the next one is read, as before). A Document of its own would take a 64 KiB first chunk from the
+  // heap per record whatever the record's size (RapidJSON's default), and give it back after. Made on first use;
+  // on the heap, so a moved record's doc still points at its allocator.
+  struct Pool;
+  std::shared_ptr<Pool> pool;
 };
 
 class JsonArrayReader {

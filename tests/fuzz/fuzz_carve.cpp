@@ -1,6 +1,8 @@
 // core/carve: the fuzzer's bytes as one carved run, fed in two reads cut where its first byte says, every value
 // found turned into rows (each row's fields read: fuzz_harness.h) against a known record set, as --deep does; and as a
 // known file whose values are given their record places.
+#include <memory>
+
 #include "core/carve.h"
 #include "core/json_records.h"
 #include "fuzz_harness.h"
@@ -23,6 +25,11 @@ struct Fixed {
   KnownRecords known;
   std::vector<CarveRegion> regions = std::vector<CarveRegion>(1);
   fuzz::TouchingSink sink;
+  // Where the JSON check's document is built, emptied per input: a Document of its own takes a 64 KiB first chunk
+  // from the heap per input, most of the bytes an execution allocated (tests/fuzz/README.md).
+  std::unique_ptr<char[]> pool_buffer{new char[kPoolBytes]};
+  rapidjson::MemoryPoolAllocator<> pool{pool_buffer.get(), kPoolBytes};
+  static constexpr size_t kPoolBytes = 64u << 10;
 };
 
 }  // namespace
@@ -49,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   known_file.end_run();
   // The carver's own JSON check must agree with the parser every row comes from, on what it is given: framed values
   // hold no NUL byte (parse_json, on RapidJSON's NUL-terminated reading, takes a NUL for the end of the text).
-  rapidjson::Document doc;
+  fixed.pool.Clear();
+  rapidjson::Document doc(&fixed.pool);
   std::string why;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   if (text.find('\0') == std::string_view::npos &&

@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "core/file_kinds.h"
 #include "core/json_records.h"
 #include "core/sha256.h"
 #include "core/work_split.h"
@@ -364,18 +365,13 @@ std::vector<std::string> record_digests(FileSystemView& fs, const FileMeta& file
   }
 }
 
-bool is_array_kind(TaskFileKind kind) {
-  return kind == TaskFileKind::ui_messages || kind == TaskFileKind::api_history ||
-         kind == TaskFileKind::legacy_claude_messages;
-}
-
 // For each array file of a task that has versions: which records the task's own file has, and which of them a
 // version holds too (issue 5: an identical record is one row naming both sources).
 std::map<TaskFileKind, RecordFolds> fold_versions(FileSystemView& fs, const TaskDir& td) {
   std::map<TaskFileKind, RecordFolds> folds;
   for (const FileVersion& v : td.versions) {
     auto own = td.files.find(v.kind);
-    if (!is_array_kind(v.kind) || own == td.files.end()) continue;
+    if (!file_kind(v.kind).is_array || own == td.files.end()) continue;
     auto [it, first] = folds.try_emplace(v.kind);
     RecordFolds& f = it->second;
     if (first)
@@ -452,18 +448,6 @@ std::vector<IndexEntry> index_entries_of(FileSystemView& fs, const FileMeta& fil
   return read_index_entries(in, ctx);
 }
 
-const char* report_kind(TaskFileKind kind) {
-  switch (kind) {
-    case TaskFileKind::ui_messages: return "ui_messages";
-    case TaskFileKind::api_history:
-    case TaskFileKind::legacy_claude_messages: return "api_history";
-    case TaskFileKind::history_item: return "history_item";
-    case TaskFileKind::task_metadata: return "task_metadata";
-    case TaskFileKind::unknown: break;
-  }
-  return "unknown";
-}
-
 // roo-format.md §1.2: a task directory with its checkpoint repository and nothing else of the task's.
 bool holds_only_checkpoints(const TaskDir& td) {
   return td.checkpoints && td.files.empty() && td.versions.empty() && td.command_outputs.empty();
@@ -493,7 +477,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
   std::string index_sha;
   if (rc.index) {
     {
-      OpenSource src(fs, *rc.index, &root_identity, out, report, native, "task_index");
+      OpenSource src(fs, *rc.index, &root_identity, out, report, native, task_index_kind().report_kind);
       if (HashingStream* in = src.stream()) {
         index_entries = read_index_entries(*in, src.ctx);
         ParseStats s;  // bad entries gave their own parser_error rows; the report counts the good ones
@@ -573,7 +557,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     DeletedTaskDirRows marked(out);
     bool task_row_done = false;
     if (auto it = td.files.find(TaskFileKind::history_item); it != td.files.end()) {
-      OpenSource src(fs, it->second, &id, out, report, native, "history_item");
+      OpenSource src(fs, it->second, &id, out, report, native, file_kind(TaskFileKind::history_item).report_kind);
       src.ctx.deleted_task_dirs = &deleted_task_dirs;
       if (!dir_live) src.ctx.sink = &marked;
       std::optional<HistoryItem> item;
@@ -615,7 +599,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
     for (TaskFileKind kind : {TaskFileKind::api_history, TaskFileKind::legacy_claude_messages}) {
       auto it = td.files.find(kind);
       if (it == td.files.end()) continue;
-      OpenSource src(fs, it->second, &id, out, report, native, "api_history");
+      OpenSource src(fs, it->second, &id, out, report, native, file_kind(kind).report_kind);
       src.ctx.task_dirs = &task_dirs;
       src.ctx.deleted_task_dirs = &deleted_task_dirs;
       fold(src.ctx, kind, true);
@@ -628,7 +612,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       }
     }
     if (auto it = td.files.find(TaskFileKind::ui_messages); it != td.files.end()) {
-      OpenSource src(fs, it->second, &id, out, report, native, "ui_messages");
+      OpenSource src(fs, it->second, &id, out, report, native, file_kind(TaskFileKind::ui_messages).report_kind);
       fold(src.ctx, TaskFileKind::ui_messages, true);
       if (HashingStream* in = src.stream()) {
         ParseStats s = parse_ui_messages(*in, src.ctx, api_texts ? &*api_texts : nullptr);
@@ -636,13 +620,18 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
         if (!id_time_checked) check_task_id_time(src.ctx, s.first_ts);
       }
     }
-    if (auto it = td.files.find(TaskFileKind::task_metadata); it != td.files.end()) {
-      OpenSource src(fs, it->second, &id, out, report, native, "task_metadata");
-      if (HashingStream* in = src.stream()) src.add_stats(parse_task_metadata(*in, src.ctx));
+    // The task's other files (those no join needs), in table order.
+    for (const FileKind& k : file_kinds()) {
+      if (k.place != FilePlace::task_dir || k.joined || !k.parse) continue;
+      auto it = td.files.find(k.kind);
+      if (it == td.files.end()) continue;
+      OpenSource src(fs, it->second, &id, out, report, native, k.report_kind);
+      if (HashingStream* in = src.stream()) src.add_stats(k.parse(*in, src.ctx, nullptr));
     }
+    const FileKind& command_output = command_output_kind();
     for (const FileMeta& f : td.command_outputs) {
-      OpenSource src(fs, f, &id, out, report, native, "command_output");
-      if (HashingStream* in = src.stream()) src.add_stats(parse_command_output(*in, src.ctx));
+      OpenSource src(fs, f, &id, out, report, native, command_output.report_kind);
+      if (HashingStream* in = src.stream()) src.add_stats(command_output.parse(*in, src.ctx, nullptr));
     }
     // Other versions of the task's files (deleted copies, temp files of interrupted or unfinished saves): parsed as
     // their kind, every row kept with its own source, so an older text or a record the live file lost is there.
@@ -650,7 +639,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       FileMeta meta = v.file;
       if (v.temp) meta.recovery = Recovery::temp_leftover;
       FoldedRecordRows unfolded(out);
-      OpenSource src(fs, meta, &id, out, report, native, report_kind(v.kind));
+      OpenSource src(fs, meta, &id, out, report, native, file_kind(v.kind).report_kind);
       src.ctx.task_dirs = &task_dirs;
       src.ctx.deleted_task_dirs = &deleted_task_dirs;
       fold(src.ctx, v.kind, false);
@@ -661,21 +650,13 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       if (v.temp) emit_temp_file_row(src.ctx, *v.temp);
       HashingStream* in = src.stream();
       if (!in) continue;
-      switch (v.kind) {
-        case TaskFileKind::history_item: {
-          std::string text;
-          if (!dir_live) src.ctx.sink = &marked;
-          if (auto item = parse_history_item_file(*in, src.ctx, &text))
-            emit_task_row(*item, src.ctx, "history_item", dir_live, nullptr, task_dirs, &text);
-          break;
-        }
-        case TaskFileKind::api_history:
-        case TaskFileKind::legacy_claude_messages: src.add_stats(parse_api_history(*in, src.ctx)); break;
-        case TaskFileKind::ui_messages:
-          src.add_stats(parse_ui_messages(*in, src.ctx, api_texts ? &*api_texts : nullptr));
-          break;
-        case TaskFileKind::task_metadata: src.add_stats(parse_task_metadata(*in, src.ctx)); break;
-        case TaskFileKind::unknown: break;
+      if (v.kind == TaskFileKind::history_item) {
+        std::string text;
+        if (!dir_live) src.ctx.sink = &marked;
+        if (auto item = parse_history_item_file(*in, src.ctx, &text))
+          emit_task_row(*item, src.ctx, "history_item", dir_live, nullptr, task_dirs, &text);
+      } else if (const FileKind& k = file_kind(v.kind); k.parse) {
+        src.add_stats(k.parse(*in, src.ctx, api_texts ? &*api_texts : nullptr));
       }
     }
     // roo-format.md §1.2: checkpoint repositories ignore customStoragePath and stay in the default root, so a task
@@ -698,7 +679,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
   for (const IndexVersion& v : rc.index_versions) {
     FileMeta meta = v.file;
     if (v.temp) meta.recovery = Recovery::temp_leftover;
-    OpenSource src(fs, meta, &root_identity, out, report, native, "task_index");
+    OpenSource src(fs, meta, &root_identity, out, report, native, task_index_kind().report_kind);
     src.ctx.deleted_task_dirs = &deleted_task_dirs;
     if (v.temp) emit_temp_file_row(src.ctx, *v.temp);
     HashingStream* in = src.stream();
@@ -845,6 +826,22 @@ void scan_temp_locations(FileSystemView& fs, RowSink& out, ScanReport& report, c
 
 }  // namespace
 
+namespace {
+
+// An orphan read as a row of the file kinds' table: a task directory's own file, or the index.
+std::optional<OrphanKind> orphan_kind_of(const FileKind* f, OrphanKind k) {
+  if (!f || !f->orphans) return std::nullopt;
+  if (f->place == FilePlace::tasks_dir)
+    k.is_index = true;
+  else if (f->place == FilePlace::task_dir)
+    k.kind = f->kind;
+  else
+    return std::nullopt;
+  return k;
+}
+
+}  // namespace
+
 std::optional<OrphanKind> orphan_kind_by_name(std::string_view name) {
   OrphanKind k;
   std::string_view base = name;
@@ -852,13 +849,8 @@ std::optional<OrphanKind> orphan_kind_by_name(std::string_view name) {
     k.temp = std::move(temp);
     base = k.temp->base;
   }
-  if (base == kTaskIndexFile) {
-    k.is_index = true;
-    return k;
-  }
-  k.kind = task_file_kind(base);
-  if (k.kind == TaskFileKind::unknown) return std::nullopt;
-  return k;
+  const FileKind* f = file_kind_named(base, FilePlace::tasks_dir);
+  return orphan_kind_of(f ? f : file_kind_named(base, FilePlace::task_dir), std::move(k));
 }
 
 bool is_made_up_orphan_name(std::string_view name) {
@@ -868,22 +860,9 @@ bool is_made_up_orphan_name(std::string_view name) {
 }
 
 std::optional<OrphanKind> orphan_kind_by_content(std::string_view b) {
-  auto has = [&](std::string_view s) { return b.find(s) != std::string_view::npos; };
   OrphanKind k;
   k.decided_by = "content";
-  if (starts_with(b, R"([{"ts":)") && (has(R"("type":"say")") || has(R"("type":"ask")")))
-    k.kind = TaskFileKind::ui_messages;
-  else if (starts_with(b, R"([{"role":"user")") || starts_with(b, R"([{"role":"assistant")"))
-    k.kind = TaskFileKind::api_history;
-  else if (starts_with(b, R"({"id":")") && has(R"("ts":)") && has(R"("task":)"))
-    k.kind = TaskFileKind::history_item;
-  else if (starts_with(b, R"({"files_in_context":)"))
-    k.kind = TaskFileKind::task_metadata;
-  else if (starts_with(b, R"({"version":1,)") && has(R"("entries":)"))
-    k.is_index = true;
-  else
-    return std::nullopt;
-  return k;
+  return orphan_kind_of(file_kind_sniffed(b), std::move(k));
 }
 
 namespace {
@@ -903,26 +882,16 @@ std::optional<OrphanKind> orphan_kind(FileSystemView& fs, const FileMeta& f) {
   return orphan_kind_by_content(std::string_view(buf, static_cast<size_t>(n)));
 }
 
-std::string orphan_kind_file_name(const OrphanKind& k) {
-  if (k.is_index) return std::string(kTaskIndexFile);
-  switch (k.kind) {
-    case TaskFileKind::ui_messages: return "ui_messages.json";
-    case TaskFileKind::api_history: return "api_conversation_history.json";
-    case TaskFileKind::legacy_claude_messages: return "claude_messages.json";
-    case TaskFileKind::history_item: return "history_item.json";
-    case TaskFileKind::task_metadata: return "task_metadata.json";
-    case TaskFileKind::unknown: break;
-  }
-  return "unknown";
-}
+const FileKind& orphan_file_kind(const OrphanKind& k) { return k.is_index ? task_index_kind() : file_kind(k.kind); }
 
 // One Roo orphan: its orphan_file row, then its rows as its kind. Its identity has no surface, user or task (the
 // path that said them is gone); a HistoryItem (or an index entry) names its own task, and only then is it set.
 void process_orphan(FileSystemView& fs, const FileMeta& file, const OrphanKind& k, RowSink& out, ScanReport& report,
                     const ScanOptions& opts) {
   TaskIdentity id;
-  const std::string as = orphan_kind_file_name(k);
-  OpenSource src(fs, file, &id, out, report, opts.native, k.is_index ? "task_index" : report_kind(k.kind));
+  const FileKind& spec = orphan_file_kind(k);
+  const std::string as(spec.name);
+  OpenSource src(fs, file, &id, out, report, opts.native, spec.report_kind);
   {
     Row r = src.ctx.row("orphan_file");
     r.role = "system";
@@ -962,21 +931,15 @@ void process_orphan(FileSystemView& fs, const FileMeta& file, const OrphanKind& 
     }
     return;
   }
-  switch (k.kind) {
-    case TaskFileKind::history_item: {
-      std::string text;
-      if (auto item = parse_history_item_file(*in, src.ctx, &text)) {
-        id.session_id = item->id;  // the content's own id: the only task an orphan can name (no path says one)
-        apply_history(id, &*item, nullptr);
-        emit_task_row(*item, src.ctx, "history_item", false, nullptr, {}, &text);
-      }
-      break;
+  if (k.kind == TaskFileKind::history_item) {
+    std::string text;
+    if (auto item = parse_history_item_file(*in, src.ctx, &text)) {
+      id.session_id = item->id;  // the content's own id: the only task an orphan can name (no path says one)
+      apply_history(id, &*item, nullptr);
+      emit_task_row(*item, src.ctx, "history_item", false, nullptr, {}, &text);
     }
-    case TaskFileKind::api_history:
-    case TaskFileKind::legacy_claude_messages: src.add_stats(parse_api_history(*in, src.ctx)); break;
-    case TaskFileKind::ui_messages: src.add_stats(parse_ui_messages(*in, src.ctx, nullptr)); break;
-    case TaskFileKind::task_metadata: src.add_stats(parse_task_metadata(*in, src.ctx)); break;
-    case TaskFileKind::unknown: break;
+  } else if (spec.parse) {
+    src.add_stats(spec.parse(*in, src.ctx, nullptr));
   }
 }
 

@@ -46,7 +46,7 @@ struct FileKind {
   bool orphans;   // an orphan file (its directory gone) so named, or so sniffed, is read as this kind (--deep)
   bool is_array;  // a JSON array of records: a version's records are folded against the live file's by digest
   // Reads a file of the kind on its own; null for the kinds whose rows need what only their task knows (the task
-  // row of history_item.json, the index's entries), which process_root (core/discovery.cpp) reads itself.
+  // row of history_item.json, the index's entries), which core/task_assembly.cpp reads itself.
   FileParser parse;
   // The task's joins read these first, in table order (a ui file needs its api file's answers); the others of
   // FilePlace::task_dir are read after them, in table order.

@@ -7,7 +7,6 @@
 #include "core/file_kinds.h"
 #include "core/json_records.h"
 #include "core/sha256.h"
-#include "core/work_split.h"
 #include "core/open_source.h"
 #include "core/stores.h"
 #include "core/task_assembly.h"
@@ -284,7 +283,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       ++report.roots[root_record].checkpoint_only_dirs;
     }
   // --threads: each task directory is a work unit, done by the worker that claims it first; the workers try the big
-  // ones first so none is left with a big one at the end (core/work_split.h). Rows still come out in name order.
+  // ones first so none is left with a big one at the end (plugin/work_split.h). Rows still come out in name order.
   std::vector<size_t> order(rc.tasks.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   const int64_t first_unit = opts.split ? opts.split->reserve_task_units(rc.tasks, order) : 0;
@@ -366,10 +365,8 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
     tasks.task_ids_by_root[root.dir.path] =
         process_root(uncached(fs), root, lost ? static_cast<RowSink&>(marked_name) : collect, report, opts);
   }
-  if (opts.split) {  // the stores below are worker 0's, and need every worker's tasks (core/work_split.h)
-    opts.split->share_home_tasks(tasks);
-    if (opts.split->worker() != 0) return;
-  }
+  // The stores below are worker 0's, and need every worker's tasks (plugin/work_split.h).
+  if (opts.split && !opts.split->share_home_tasks(tasks)) return;
   for (const StorePattern& sp : store_patterns()) {
     if (sp.segments.empty() || sp.segments.front() != kCliStorageDir) continue;
     const std::vector<std::string> dirs(sp.segments.begin() + 1, sp.segments.end() - 1);
@@ -557,10 +554,8 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
       for (const RooRoot& root : roots)
         if (seen_roots.insert(root.dir.path).second)
           tasks.task_ids_by_root[root.dir.path] = process_root(base, root, collect, report, opts);
-      if (opts.split) {  // the stores below are worker 0's, and need every worker's tasks (core/work_split.h)
-        opts.split->share_home_tasks(tasks);
-        if (opts.split->worker() != 0) continue;
-      }
+      // The stores below are worker 0's, and need every worker's tasks (plugin/work_split.h).
+      if (opts.split && !opts.split->share_home_tasks(tasks)) continue;
       // A custom storage path holds the settings folder too (roo-format.md §1.2): its MCP settings come first.
       for (const RooRoot& root : custom_roots)
         read_root_mcp_settings(fs, root, out, report, opts, tasks, &seen_stores);
@@ -587,7 +582,7 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
   scan_temp_locations(fs, out, report, opts);
   // Orphans are worker 0's (the work after the last task directory is), and libtsk's hunt for them is costly: the
   // other workers skip it.
-  if (opts.deep && (!opts.split || opts.split->worker() == 0)) scan_orphans(base, out, report, opts);
+  if (opts.deep && (!opts.split || opts.split->does_shared_work())) scan_orphans(base, out, report, opts);
   for (const std::string& e : base.errors()) report.errors.push_back(e);
 }
 

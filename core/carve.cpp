@@ -662,7 +662,7 @@ void CarvedRecordEmitter::emit_group() {
   const CarvedKind kind = group_.front().kind;
   const int k = static_cast<int>(kind);
   const CarveRegion& region = regions_[static_cast<size_t>(group_.front().region)];
-  std::optional<std::string> task;  // the task a folded neighbour belongs to (issue 5: attribute by neighbours)
+  std::optional<std::string> task;  // the task a folded neighbour belongs to (what its neighbours are attributed to)
   bool all_folded = true;
   for (CarvedValue& v : group_) {
     if (!v.looked_up) {

@@ -1,7 +1,7 @@
-// Carving Roo records out of bytes no file owns (issue 5, "Carving", --deep): unallocated blocks, the slack of Roo
-// files, unpartitioned space. safeWriteJson writes every save as a new file (roo-format.md §2.2), so the blocks of
-// older versions of ui_messages.json, api_conversation_history.json, history_item.json and _index.json are freed and
-// survive there until reused.
+// Carving Roo records out of bytes no file owns (--deep; docs/row-contract.md "Carved records"): unallocated blocks,
+// the slack of Roo files, unpartitioned space. safeWriteJson writes every save as a new file (docs/roo-format.md
+// §2.2), so the blocks of older versions of ui_messages.json, api_conversation_history.json, history_item.json and
+// _index.json are freed and survive there until reused.
 //
 // Two parts, both without libtsk:
 // - Carver finds whole JSON values that open like a Roo record in consecutive byte runs fed to it in pieces
@@ -30,7 +30,7 @@
 
 namespace roo {
 
-// What a carved value is, by its shape (roo-format.md §2.3, §3.1, §5, §2.9, §6, §7.2).
+// What a carved value is, by its shape (docs/roo-format.md §2.3, §3.1, §5, §2.9, §6, §7.2).
 enum class CarvedKind { ui_message, api_message, history_item, task_index, cli_history, retry_request };
 const char* carved_kind_name(CarvedKind k);
 inline constexpr int kCarvedKinds = 6;
@@ -54,7 +54,7 @@ struct CarvedValue {
 };
 
 inline constexpr size_t kCarveLookbehind = 32;
-// A value larger than this is given up on (memory stays bounded: issue 5 asks for ≤ 128 MiB peak). Roo records
+// A value larger than this is given up on (memory stays under a 128 MiB peak whatever the input). Roo records
 // with pasted images can be a few MB; whole arrays are not extracted as one value (their records are).
 inline constexpr size_t kMaxCarvedValue = 16u << 20;
 
@@ -107,7 +107,7 @@ void for_each_record_value(std::string_view bytes, const std::function<void(std:
 
 // What the normal scan of a file system read: carved records identical to one of these are folded, and the task
 // a known record belongs to attributes its carved neighbours. Kept as sorted 32-byte digests (a large image's files
-// hold hundreds of thousands of records: memory stays small, issue 5 asks for ≤ 128 MiB).
+// hold hundreds of thousands of records: memory stays small, under a 128 MiB peak).
 // Where a known record's rows are: the file (the caller's number for it) and the record_index its rows carry
 // (kWholeFile: a HistoryItem file's one document, whose rows have none; kNoPlace: not known, e.g. a nested value).
 struct KnownRecordPlace {
@@ -172,7 +172,7 @@ class RecordPlaces {
   bool numbered_ = true;       // every top-level value so far followed the previous one as an array element
 };
 
-// A carved record folded into a record the scan read (issue 5: one fact, both sources listed): where its bytes are,
+// A carved record folded into a record the scan read (one fact, both sources listed): where its bytes are,
 // for the also_in of the rows of that record. Collected in image-offset order.
 struct CarvedFold {
   KnownRecords::Place place;  // the known record (the caller's file number, record_index)

@@ -13,7 +13,7 @@ const std::vector<HomePattern>& home_patterns() {
 
 namespace {
 
-// VS Code-family hosts: the user-data dir is named after the product's nameShort (roo-format.md §1.1).
+// VS Code-family hosts: the user-data dir is named after the product's nameShort (docs/roo-format.md §1.1).
 struct Host {
   const char* surface;
   const char* product;
@@ -27,7 +27,7 @@ const Host kHosts[] = {
     {"windsurf", "Windsurf"},
 };
 
-// Per-OS location of <userDataDir>, relative to the home (roo-format.md §1.1). $XDG_CONFIG_HOME cannot be known
+// Per-OS location of <userDataDir>, relative to the home (docs/roo-format.md §1.1). $XDG_CONFIG_HOME cannot be known
 // from an image, so Linux uses the default ~/.config.
 const std::vector<std::string> kUserDataBases[] = {
     {"AppData", "Roaming"},
@@ -35,7 +35,7 @@ const std::vector<std::string> kUserDataBases[] = {
     {".config"},
 };
 
-// The extension's globalStorage folder is the lower-cased extension id (roo-format.md §1.1): roo_extensions().
+// The extension's globalStorage folder is the lower-cased extension id (docs/roo-format.md §1.1): roo_extensions().
 using Extension = RooExtension;
 
 std::vector<RootPattern> build_roots() {
@@ -50,7 +50,7 @@ std::vector<RootPattern> build_roots() {
         roots.push_back(std::move(r));
       }
     }
-    // Remote, WSL and dev-container sessions keep the extension's data on the remote side (roo-format.md §1.1).
+    // Remote, WSL and dev-container sessions keep the extension's data on the remote side (docs/roo-format.md §1.1).
     for (const char* server : {".vscode-server", ".vscode-server-insiders"}) {
       RootPattern r;
       r.surface = ext.surface_override ? ext.surface_override : "vscode-server";
@@ -58,7 +58,7 @@ std::vector<RootPattern> build_roots() {
       roots.push_back(std::move(r));
     }
   }
-  // The CLI's VS Code shim: no per-extension folder under global-storage (roo-format.md §1.3).
+  // The CLI's VS Code shim: no per-extension folder under global-storage (docs/roo-format.md §1.3).
   roots.push_back({"cli", {".vscode-mock", "global-storage"}});
   return roots;
 }
@@ -78,7 +78,7 @@ std::vector<StorePattern> build_stores() {
         for (const char* s : rest) segs.emplace_back(s);
         return segs;
       };
-      // The editor's own state databases (microsoft/vscode extensionStorage.ts; roo-format.md §7).
+      // The editor's own state databases (microsoft/vscode extensionStorage.ts; docs/roo-format.md §7).
       add(host.surface, under({"settings.json"}), StoreKind::host_settings);
       add(host.surface, under({"globalStorage", "state.vscdb"}), StoreKind::global_state_db);
       add(host.surface, under({"profiles", "*", "globalStorage", "state.vscdb"}), StoreKind::global_state_db);
@@ -93,7 +93,7 @@ std::vector<StorePattern> build_stores() {
     add("vscode-server", {server, "data", "User", "globalStorage", "state.vscdb"}, StoreKind::global_state_db);
     add("vscode-server", {server, "data", "User", "workspaceStorage", "*", "state.vscdb"},
         StoreKind::workspace_state_db);
-    for (const Extension& ext : roo_extensions())  // the nightly's settings dir too (issue 4)
+    for (const Extension& ext : roo_extensions())  // the nightly's settings dir too
       for (const char* name : {"mcp_settings.json", "cline_mcp_settings.json"})
         add(ext.surface_override ? ext.surface_override : "vscode-server",
             {server, "data", "User", "globalStorage", ext.folder, "settings", name}, StoreKind::mcp_settings);
@@ -112,7 +112,7 @@ std::vector<StorePattern> build_stores() {
       add(ext.surface_override ? ext.surface_override : surface, {folder, "extensions", std::string(ext.folder) + "-*"},
           StoreKind::extension_dir);
   }
-  // The CLI's shim and ~/.roo (roo-format.md §1.3, §6).
+  // The CLI's shim and ~/.roo (docs/roo-format.md §1.3, §6).
   add("cli", {".vscode-mock", "global-storage", "global-state.json"}, StoreKind::global_state_json);
   add("cli", {".vscode-mock", "global-storage", "secrets.json"}, StoreKind::cli_secrets);
   add("cli", {".vscode-mock", "global-storage", "settings", "mcp_settings.json"}, StoreKind::mcp_settings);
@@ -120,7 +120,7 @@ std::vector<StorePattern> build_stores() {
   add("cli", {".roo", "cli-settings.json"}, StoreKind::cli_settings);
   add("cli", {".roo", "cli-credentials.json"}, StoreKind::cli_credentials);
   add("cli", {".vscode-mock", ".machine-id"}, StoreKind::cli_machine_id);
-  // Global rules, slash commands and skills (roo-format.md §6): which exist and when they changed, not their text.
+  // Global rules, slash commands and skills (docs/roo-format.md §6): which exist and when they changed, not the text.
   // The extension in every editor and the CLI read them alike (src/services/roo-config/index.ts; the CLI runs the
   // same bundle), and the worktree dialog that suggests ~/.roo/worktrees is the extension's: no one surface owns
   // them, so their rows say `shared`.
@@ -140,7 +140,7 @@ bool store_is_any_entry(StoreKind kind) { return kind == StoreKind::roo_config_e
 const std::vector<RooExtension>& roo_extensions() {
   static const std::vector<RooExtension> extensions = {
       {"RooVeterinaryInc.roo-cline", "rooveterinaryinc.roo-cline", "roo-cline", nullptr},
-      // apps/vscode-nightly/package.nightly.json renames the package (roo-format.md §1.1).
+      // apps/vscode-nightly/package.nightly.json renames the package (docs/roo-format.md §1.1).
       {"RooVeterinaryInc.roo-code-nightly", "rooveterinaryinc.roo-code-nightly", "roo-code-nightly", "vscode-nightly"},
   };
   return extensions;

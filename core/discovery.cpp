@@ -204,7 +204,7 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
         continue;
       }
       if (!e.is_dir) {
-        // Older versions of the index are read as versions (issue 5); a deleted one stands in for a missing live one.
+        // Older versions of the index are read as versions; a deleted one stands in for a missing live one.
         auto temp = parse_temp_file_name(e.name);
         const bool index_temp = temp && temp->base == kTaskIndexFile;
         if (e.name == kTaskIndexFile && e.name_allocated) {
@@ -219,7 +219,7 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
         }
         continue;
       }
-      // Roo's own reconciliation ignores names starting with '_' or '.' (roo-format.md §2.9).
+      // Roo's own reconciliation ignores names starting with '_' or '.' (docs/roo-format.md §2.9).
       if (e.name.empty() || e.name[0] == '.' || e.name[0] == '_') continue;
       if (auto why = untrusted_content(e); why && !e.name_allocated) {
         note_deleted(rc.notes, std::move(e), *why);
@@ -244,7 +244,7 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
 
 namespace {
 
-// In front of the rows of files read through a FAT deleted entry matched with its first byte lost (issue 5): each
+// In front of the rows of files read through a FAT deleted entry matched with its first byte lost: each
 // says so, as the path it names ("_asks") is not the name Roo wrote.
 class FirstByteLostRows : public RowFilter {
  public:
@@ -276,7 +276,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
   RootJoins joins;
   join_root(fs, root, rc, out, report, native, joins);
   // A directory with only checkpoints/ is not a task of this root (its checkpoint_repo row joins the task): counted
-  // apart in the report (issue 4).
+  // apart in the report.
   for (const TaskDir& td : rc.tasks)
     if (holds_only_checkpoints(td) && !joins.index_by_id.count(td.dir.name)) {
       --report.roots[root_record].tasks;
@@ -337,7 +337,7 @@ std::optional<std::string> path_component(const std::string& path, int i) {
   return path.substr(start, path.find('/', start) - start);
 }
 
-// One roo --ephemeral storage directory (roo-format.md §1.4): its row, timed by the ms in its name, then its
+// One roo --ephemeral storage directory (docs/roo-format.md §1.4): its row, timed by the ms in its name, then its
 // global-storage/ read as a CLI root and its stores as ~/.vscode-mock's. A live one means the CLI was killed before
 // its cleanup; a deleted one is read through the names libtsk still lists.
 void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name_ms, const std::string& temp_dir,
@@ -556,11 +556,11 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
           tasks.task_ids_by_root[root.dir.path] = process_root(base, root, collect, report, opts);
       // The stores below are worker 0's, and need every worker's tasks (plugin/work_split.h).
       if (opts.split && !opts.split->share_home_tasks(tasks)) continue;
-      // A custom storage path holds the settings folder too (roo-format.md §1.2): its MCP settings come first.
+      // A custom storage path holds the settings folder too (docs/roo-format.md §1.2): its MCP settings come first.
       for (const RooRoot& root : custom_roots)
         read_root_mcp_settings(fs, root, out, report, opts, tasks, &seen_stores);
-      // A workspace's own .roo/mcp.json (roo-format.md §7.3), for every workspace this home's tasks name that is on
-      // this file system; its rows carry the project (seed 000 Permission rows).
+      // A workspace's own .roo/mcp.json (docs/roo-format.md §7.3), for every workspace this home's tasks name that is
+      // on this file system; its rows carry the project (docs/row-contract.md "Permission rows").
       for (const auto& [workspace, surface] : tasks.project_paths)
         if (auto ws = find_directory(fs, workspace))
           for (const FileMeta& roo_dir : children(fs, *ws, ".roo", true))

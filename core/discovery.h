@@ -47,11 +47,11 @@ struct TaskDir {
   std::vector<FileVersion> versions;       // every other copy of a task file, by name
   std::vector<FileMeta> command_outputs;   // command-output/cmd-*.txt, allocated and deleted, by name
   std::vector<EntryNote> notes;
-  std::optional<FileMeta> checkpoints;     // checkpoints/: the task's shadow git repository (roo-format.md §9.1)
+  std::optional<FileMeta> checkpoints;     // checkpoints/: the task's shadow git repository (docs/roo-format.md §9.1)
 };
 
 // A copy of tasks/_index.json other than the one read as the root's index: a deleted one, or a safeWriteJson temp
-// file of it (issue 5). Parsed as an index; entries identical to the index's are folded into it.
+// file of it. Parsed as an index; entries identical to the index's are folded into it.
 struct IndexVersion {
   FileMeta file;
   std::optional<TempFileName> temp;
@@ -63,7 +63,7 @@ struct RootContents {
   std::vector<IndexVersion> index_versions;  // every other copy of it, by name
   std::vector<EntryNote> notes;  // in tasks/ itself (a deleted _index.json, an _index.json.lock, index temp files)
   int64_t deleted_names = 0;     // deleted names seen under tasks/
-  bool tasks_name_first_byte_lost = false;  // tasks/ is FAT's deleted "_asks" (issue 5): its rows say name_match
+  bool tasks_name_first_byte_lost = false;  // tasks/ is FAT's deleted "_asks": its rows say name_match
 };
 
 // A view that lists each directory once: discovery resolves many catalog patterns through the same directories (a
@@ -110,7 +110,7 @@ std::vector<FileMeta> children(FileSystemView& fs, const FileMeta& dir, const st
                                bool with_deleted = false);
 // FAT marks a deleted entry by overwriting the first byte of its 8.3 name with 0xE5, which libtsk lists as '_': a
 // deleted name that had no long name ("tasks") reads "_asks". children() matches such an entry by the rest of its
-// name, on FAT12/16/32 only; the rows read through it carry name_match = kNameMatchFirstByteLost (issue 5).
+// name, on FAT12/16/32 only; the rows read through it carry name_match = kNameMatchFirstByteLost.
 inline constexpr std::string_view kNameMatchFirstByteLost = "first byte lost (FAT deleted entry)";
 // Whether a path found by following segments (the last components of path, one per segment) went through such an
 // entry: a component that differs from its literal segment.
@@ -143,12 +143,12 @@ struct RootRecord {
   std::string path;
   int64_t tasks = 0;
   // Directories of tasks/ that hold only checkpoints/ (no task file, no index entry): the default-root half of a task
-  // whose files a customStoragePath moved (roo-format.md §1.2). Counted here, not in tasks (issue 4).
+  // whose files a customStoragePath moved (docs/roo-format.md §1.2). Counted here, not in tasks.
   int64_t checkpoint_only_dirs = 0;
   int64_t deleted_names = 0;
   std::string found_by;
 };
-// A roo-cline.customStoragePath an editor's settings name (roo-format.md §1.2), and whether this file system holds
+// A roo-cline.customStoragePath an editor's settings name (docs/roo-format.md §1.2), and whether this file system holds
 // it. One that is not here may be on another partition of the evidence (a Windows drive letter names a volume the
 // file system cannot tie to itself): the run looks for it there (scan_custom_storage_path).
 struct CustomStoragePath {
@@ -160,7 +160,7 @@ struct CustomStoragePath {
   std::string found_at;  // the directory's path in the file system that holds it
 };
 
-// --deep's look through $OrphanFiles (issue 5): how many orphan files libtsk listed, how many were read as Roo files.
+// --deep's look through $OrphanFiles: how many orphan files libtsk listed, how many were read as Roo files.
 struct OrphanScan {
   int64_t files_seen = 0;
   int64_t roo_files_parsed = 0;
@@ -211,10 +211,10 @@ struct ScanOptions {
   TaskShare* split = nullptr;
   std::string scratch_dir;  // a private directory for copies SQLite needs (never beside the evidence); empty: none,
                             // and state.vscdb files are reported as not read
-  bool deep = false;        // --deep: also read the Roo files among the file system's orphans (issue 5)
+  bool deep = false;        // --deep: also read the Roo files among the file system's orphans
 };
 
-// What an orphan file is read as (issue 5 --deep): a Roo file kind, and how that was decided. Its directory is gone,
+// What an orphan file is read as (--deep): a Roo file kind, and how that was decided. Its directory is gone,
 // so only its name (NTFS and FAT keep it) or, for the OrphanFile-<inode> names libtsk makes up (ext4 keeps no name
 // in the inode), its opening bytes can say.
 struct OrphanKind {
@@ -227,7 +227,7 @@ struct OrphanKind {
 std::optional<OrphanKind> orphan_kind_by_name(std::string_view name);
 // libtsk's name for an orphan whose name is lost: OrphanFile-<digits>.
 bool is_made_up_orphan_name(std::string_view name);
-// By the opening bytes Roo's compact JSON.stringify writes (roo-format.md §2.1–§2.9): [{"ts":…"type":"say"|"ask"
+// By the opening bytes Roo's compact JSON.stringify writes (docs/roo-format.md §2.1–§2.9): [{"ts":…"type":"say"|"ask"
 // (ui_messages), [{"role":"user"|"assistant" (api history), {"id":"…"ts":…"task": (HistoryItem),
 // {"files_in_context": (task_metadata), {"version":1,…"entries": (_index.json).
 std::optional<OrphanKind> orphan_kind_by_content(std::string_view opening);

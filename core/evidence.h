@@ -87,7 +87,7 @@ class FileSystemView {
   // A directory that cannot be read yields an empty list and error_count() goes up.
   virtual std::vector<FileMeta> list_dir(const FileMeta& dir) = 0;
   virtual std::unique_ptr<ByteSource> open(const FileMeta& file) = 0;
-  // The regular files libtsk lists in $OrphanFiles (issue 5 --deep): unallocated metadata no name reaches, because
+  // The regular files libtsk lists in $OrphanFiles (--deep): unallocated metadata no name reaches, because
   // its directory is gone. Named by the name the metadata keeps (NTFS $FILE_NAME) or OrphanFile-<inode>; path
   // "/$OrphanFiles/<name>", recovery orphan; sorted by metadata address. libtsk finds them by walking every
   // unallocated metadata entry, so only --deep asks. A folder has none.

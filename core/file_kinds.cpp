@@ -51,7 +51,7 @@ std::vector<FileKind> build_file_kinds() {
        true,
        "api_history",
        api_rows},
-      // The Claude Dev name of the api history (roo-format.md §2.1): the same bytes, so sniffed as api_history.
+      // The Claude Dev name of the api history (docs/roo-format.md §2.1): the same bytes, so sniffed as api_history.
       {TaskFileKind::legacy_claude_messages, FilePlace::task_dir, "claude_messages.json", {}, true, true,
        read_api_history, true, "api_history", api_rows},
       {TaskFileKind::history_item,

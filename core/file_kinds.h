@@ -15,7 +15,7 @@ struct ParseContext;
 struct ParseStats;
 class ConversationTexts;
 
-// The files of a task directory, by kind (roo-format.md §2.1). unknown: any other name.
+// The files of a task directory, by kind (docs/roo-format.md §2.1). unknown: any other name.
 enum class TaskFileKind { ui_messages, api_history, legacy_claude_messages, history_item, task_metadata, unknown };
 
 // Where the files of a kind sit in a Roo root.
@@ -25,9 +25,9 @@ enum class FilePlace {
   command_output_dir,  // tasks/<id>/command-output/<name>
 };
 
-// The opening bytes Roo's compact JSON.stringify writes for a kind (roo-format.md §2.1–§2.9): a file is of the kind
-// when it starts with one of `starts`, holds one of `any_of` (when there are any) and every one of `all_of`. A kind
-// with no `starts` is never told by its bytes.
+// The opening bytes Roo's compact JSON.stringify writes for a kind (docs/roo-format.md §2.1–§2.9): a file is of the
+// kind when it starts with one of `starts`, holds one of `any_of` (when there are any) and every one of `all_of`. A
+// kind with no `starts` is never told by its bytes.
 struct Sniff {
   std::vector<std::string_view> starts, any_of, all_of;
 };
@@ -73,7 +73,7 @@ bool file_kind_name_matches(const FileKind& kind, std::string_view file_name);
 // A task directory's own file kind by name; unknown for any other name.
 TaskFileKind task_file_kind(std::string_view file_name);
 // tasks/<id>/command-output/cmd-<executionId>.txt: a command's whole output when it exceeded the preview
-// (roo-format.md §2.7).
+// (docs/roo-format.md §2.7).
 bool is_command_output_file(std::string_view file_name);
 
 }  // namespace roo

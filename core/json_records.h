@@ -3,8 +3,8 @@
 // Roo writes task files as one JSON array (tens to hundreds of MB). JsonArrayReader frames the array record by
 // record with a byte scanner (string/escape/depth tracking) and parses each record alone with RapidJSON's
 // iterative (non-recursive) reader into a small DOM. So memory is the largest record, not the file, and a bad
-// record is skipped at its own end instead of ending the file: every other record is kept (seed 000, Bad-line
-// rows). A SAX reader over the whole array could not resume after a syntax error.
+// record is skipped at its own end instead of ending the file: every other record is kept (docs/row-contract.md
+// "Bad-line rows"). A SAX reader over the whole array could not resume after a syntax error.
 #pragma once
 
 #include <rapidjson/document.h>

@@ -30,12 +30,12 @@ struct SourceRef {
 
 // Where in its source file a row's record sits.
 struct RecordPosition {
-  std::optional<int64_t> record_index;  // array index (seed 002 position basis); none for whole documents
+  std::optional<int64_t> record_index;  // array index (docs/row-contract.md "Identity"); none for whole documents
   std::optional<int64_t> sub_index;     // content-block index inside an API message
   std::optional<int64_t> part_index;    // one of several rows of the same kind from one block (files of a patch)
   std::optional<uint64_t> byte_offset;
   std::optional<uint64_t> byte_length;
-  // Carved records (issue 5): the file-system blocks their bytes lie in, as [first, last] ranges (byte_offset is then
+  // Carved records: the file-system blocks their bytes lie in, as [first, last] ranges (byte_offset is then
   // the image offset). Written only when set.
   std::vector<std::pair<uint64_t, uint64_t>> blocks;
 };

@@ -433,7 +433,7 @@ StateDbRead read_state_db(const std::string& db, const std::optional<std::string
   if (main_ok) {
     int chosen = choose_row(main_only.ext_rows, extension_key);
     if (chosen >= 0) main_row = std::move(main_only.ext_rows[static_cast<size_t>(chosen)]);
-    // A secret the WAL deleted is still evidence: its row is in the main file (issue 4: nothing lost).
+    // A secret the WAL deleted is still evidence: its row is in the main file (nothing is lost).
     StateDbRead main_read;
     fill_from(main_only, extension_key, &main_read);
     std::set_difference(main_read.secret_keys.begin(), main_read.secret_keys.end(), out.secret_keys.begin(),

@@ -1,5 +1,5 @@
-// Reading an extension's row out of VS Code's SQLite key-value store, state.vscdb (roo-format.md §1.1; seed 000
-// "Other stores", "Extension global and workspace state", "Bad-line rows").
+// Reading an extension's row out of VS Code's SQLite key-value store, state.vscdb (docs/roo-format.md §1.1, §7;
+// docs/row-contract.md "Bad-line rows").
 //
 // VS Code keeps every extension's global state as one row of User/globalStorage/state.vscdb, table
 // ItemTable(key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB), keyed by the extension id (RooVeterinaryInc.roo-cline,

@@ -108,8 +108,8 @@ class WalOnlySink : public RowFilter {
   const rapidjson::Value* main_;
 };
 
-// seed 000: a queued upload is written "with the task as session_id". Rows naming a task_id (the request and its
-// credential row) get an identity with that session; identities live in `identities` until the source ends.
+// A queued upload has the task as session_id (docs/row-contract.md "Sync, relay and origin rows"). Rows naming a
+// task_id (the request, its credential row) get an identity with that session, in `identities` until the source ends.
 class TaskSessionSink : public RowFilter {
  public:
   TaskSessionSink(RowSink& out, std::deque<TaskIdentity>& identities) : RowFilter(out), identities_(identities) {}
@@ -133,7 +133,7 @@ std::optional<std::string> read_whole(HashingStream& in) {
   return bytes;
 }
 
-// Legacy taskHistory entries (roo-format.md §4, §5) of tasks no root of this home knows: all that is left of a
+// Legacy taskHistory entries (docs/roo-format.md §4, §5) of tasks no root of this home knows: all that is left of a
 // deleted task in releases before the per-task history_item.json files. Identities live in `identities` until the
 // source ends.
 void emit_history_tasks(const std::vector<GlobalStateTask>& history, const std::string& surface, const HomeTasks& home,
@@ -166,11 +166,11 @@ std::string_view extension_name(const RooExtension& ext) {
   return id.substr(id.find('.') + 1);
 }
 
-// One state.vscdb may hold the rows of both Roo extensions (the release and the nightly, roo-format.md §1.1). Row ids
+// One state.vscdb may hold the rows of both Roo extensions (release and nightly, docs/roo-format.md §1.1). Row ids
 // hash the file, the row's position and its kind (core/row.cpp row_id), and both extensions' rows have the same
 // positions (the nightly's `mode` row is part 0 like the release's), so the rows of one file are numbered per kind
 // across the keys: the first key's rows keep their numbers and are counted; a later key's row gets part_index = the
-// rows of its kind written before it from this file (issue 4). No existing row id changes, none collides.
+// rows of its kind written before it from this file. No existing row id changes, none collides.
 class NumberAcrossKeys : public RowFilter {
  public:
   NumberAcrossKeys(RowSink& out, std::map<std::string, int64_t>& rows_so_far, bool renumber)
@@ -226,7 +226,7 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
   for (const RooExtension* ext : named) {
     StateDbRead read = read_state_db(*db, wal, ext->id, opts.scratch_dir);
     if (!read.ok) {
-      // seed 000 Bad-line rows: one parser row, never the value. The database itself is unreadable: one row for it.
+      // docs/row-contract.md "Bad-line rows": one parser row, never the value. The database is unreadable: one row.
       src.error("parser: " + ctx.file_name + " could not be read (" + read.error + ")");
       return;
     }
@@ -252,7 +252,7 @@ void read_extension_state(const StorePattern& pattern, const StateDbRead& read, 
   // VS Code keeps every profile's secrets in application scope (BaseSecretStorageService, StorageScope.APPLICATION):
   // the default profile's User/globalStorage/state.vscdb. A secret:// row met in a profile's or a workspace's
   // database (an older or altered install) is reported where it is, never copied to or from the other databases,
-  // so each row of the evidence is one credential_present row (issue 4, lead's gap 3).
+  // so each row of the evidence is one credential_present row.
   const char* secret_scope = pattern.kind == StoreKind::workspace_state_db ? "workspace"
                              : profile_of(path)                            ? "profile"
                                                                            : "application";
@@ -365,8 +365,8 @@ std::string read_file_bytes(FileSystemView& fs, const FileMeta& file) {
 }
 
 // The setting as a row: examiners see where tasks were kept, and whether that place was found. Each Roo extension has
-// its own setting (roo-cline.customStoragePath, the nightly's roo-code-nightly.customStoragePath: roo-format.md §1.1);
-// the rows of one file are numbered among their kind, the release's first. The nightly's row has its surface.
+// its own setting (roo-cline.customStoragePath, the nightly's roo-code-nightly.customStoragePath, docs/roo-format.md
+// §1.1); the rows of one file are numbered among their kind, the release's first. The nightly's row has its surface.
 void host_settings_rows(FileSystemView& fs, OpenSource& src, std::deque<TaskIdentity>& identities) {
   const ParseContext& ctx = src.ctx;
   auto bytes = read_whole(*src.stream());
@@ -410,8 +410,8 @@ void inventory_row(const StorePattern& pattern, const FileMeta& dir, const Parse
   // The area is the folder the entry is in: rules, rules-<mode>, commands, skills (~/.roo or ~/.agents).
   const std::string area = dir.name;
   if (worktree) {
-    // seed 000 Scratch directories: ~/.roo/worktrees/<project>-<suffix> is Roo's suggested worktree root; a task
-    // whose workspace is there ran in a scratch checkout.
+    // docs/row-contract.md "Scratch directories": ~/.roo/worktrees/<project>-<suffix> is Roo's suggested worktree
+    // root; a task whose workspace is there ran in a scratch checkout.
     r.text = "worktree: " + f.path + " (scratch directory)";
     r.set("classification", std::string("scratch"));
   } else {
@@ -423,7 +423,7 @@ void inventory_row(const StorePattern& pattern, const FileMeta& dir, const Parse
   ctx.sink->emit(std::move(r));
 }
 
-// ~/.vscode-mock/.machine-id: 64 hex characters naming this CLI install (roo-format.md §1.3); kept even by
+// ~/.vscode-mock/.machine-id: 64 hex characters naming this CLI install (docs/roo-format.md §1.3); kept even by
 // --ephemeral runs, so it ties ephemeral traces to the home.
 void machine_id_row(OpenSource& src) {
   const ParseContext& ctx = src.ctx;
@@ -587,7 +587,7 @@ std::string custom_storage_setting_key(std::string_view surface) {
 std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report) {
   std::vector<RooRoot> roots;
   for (const StorePattern& sp : store_patterns()) {
-    // The CLI keeps VS Code configuration in its global state under the same dotted key (roo-format.md §1.3).
+    // The CLI keeps VS Code configuration in its global state under the same dotted key (docs/roo-format.md §1.3).
     if (sp.kind != StoreKind::host_settings && sp.kind != StoreKind::global_state_json) continue;
     std::vector<std::string> dirs(sp.segments.begin(), sp.segments.end() - 1);
     for (const FileMeta& dir : resolve(fs, home, dirs))
@@ -684,8 +684,8 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
     case StoreKind::worktree: break;  // entries: handled above
     case StoreKind::cli_machine_id: machine_id_row(src); break;
     case StoreKind::cli_history: {
-      // seed 000 Secondary sources: a line is kept only when no task of this home has a user row with its text; the
-      // others are the same fact as that row (counted as folded).
+      // docs/row-contract.md "Past-use rows and secondary sources": a line is kept only when no task of this home
+      // has a user row with its text; the others are the same fact as that row (counted as folded).
       CliHistory history = parse_cli_history(*in, ctx);
       for (const CliHistoryEntry& e : history.entries) {
         if (home.user_words.contains(e.text))

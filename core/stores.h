@@ -15,7 +15,7 @@ namespace roo {
 // What the tasks of one home leave for that home's stores to be compared with.
 struct HomeTasks {
   std::map<std::string, std::set<std::string>> task_ids_by_root;  // root path → ids of its task dirs and index
-  ConversationTexts user_words;  // every user_message row's text, for the CLI history (seed 000 Secondary sources)
+  ConversationTexts user_words;  // every user_message row's text: the CLI history lines a task also holds fold into it
   // Every task's workspace and the surface of its first task: names the CLI's workspace-storage/<hash>, and leads
   // to the project's own .roo/mcp.json.
   std::map<std::string, std::string> project_paths;
@@ -42,7 +42,7 @@ class UserWordsCollector : public RowFilter {
   const int64_t* unit_;
 };
 
-// The CLI's workspace-storage folder name for a workspace path (roo-format.md §1.3, packages/vscode-shim
+// The CLI's workspace-storage folder name for a workspace path (docs/roo-format.md §1.3, packages/vscode-shim
 // hashWorkspacePath): Java's String.hashCode over UTF-16 code units, as a signed 32-bit value, then Math.abs in hex.
 std::string cli_workspace_hash(std::string_view utf8_path);
 
@@ -51,7 +51,7 @@ std::string cli_workspace_hash(std::string_view utf8_path);
 std::optional<std::string> workspace_json_folder(const std::string& workspace_json);
 
 // <setting_prefix>.customStoragePath of an editor's settings.json bytes (JSONC), when set and not empty
-// (roo-format.md §1.2); the nightly's setting is roo-code-nightly.customStoragePath (RooExtension::setting_prefix).
+// (docs/roo-format.md §1.2); the nightly's is roo-code-nightly.customStoragePath (RooExtension::setting_prefix).
 std::optional<std::string> custom_storage_path(const std::string& settings_json,
                                                std::string_view setting_prefix = "roo-cline");
 
@@ -73,7 +73,7 @@ std::string custom_storage_setting_key(std::string_view surface);
 
 // The roots an editor's roo-cline.customStoragePath or roo-code-nightly.customStoragePath (or the CLI global state's
 // roo-cline.customStoragePath) moves tasks to
-// (roo-format.md §1.2, §1.3), for every host of one home, when the path is found on this file system (find_directory). Checkpoints stay in the default root.
+// (docs/roo-format.md §1.2, §1.3), for every host of one home, when the path is found on this file system (find_directory). Checkpoints stay in the default root.
 // Every custom path met is recorded in report.custom_storage_paths, found here or not.
 std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report);
 

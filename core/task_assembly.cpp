@@ -12,7 +12,7 @@ namespace roo {
 
 namespace {
 
-// The time a task id embeds (UUIDv7, 13-digit ms) against the first record's ts (roo-format.md §2.10): the id is
+// The time a task id embeds (UUIDv7, 13-digit ms) against the first record's ts (docs/roo-format.md §2.10): the id is
 // made when the task is, seconds before its first message. A difference above a minute is reported, both times
 // kept. Returns whether the check could be made (the file had a timed record).
 bool check_task_id_time(const ParseContext& ctx, std::optional<int64_t> first_ts) {
@@ -34,7 +34,7 @@ bool check_task_id_time(const ParseContext& ctx, std::optional<int64_t> first_ts
   return true;
 }
 
-// The row that says a file is a safeWriteJson temp file, timed by the ms its name carries (roo-format.md §2.2).
+// The row that says a file is a safeWriteJson temp file, timed by the ms its name carries (docs/roo-format.md §2.2).
 void emit_temp_file_row(const ParseContext& ctx, const TempFileName& temp) {
   Row r = ctx.row("temp_file");
   r.role = "system";
@@ -85,7 +85,7 @@ std::vector<std::string> record_digests(FileSystemView& fs, const FileMeta& file
 }
 
 // For each array file of a task that has versions: which records the task's own file has, and which of them a
-// version holds too (issue 5: an identical record is one row naming both sources).
+// version holds too (an identical record is one row naming both sources).
 std::map<TaskFileKind, RecordFolds> fold_versions(FileSystemView& fs, const TaskDir& td) {
   std::map<TaskFileKind, RecordFolds> folds;
   for (const FileVersion& v : td.versions) {
@@ -105,7 +105,7 @@ std::map<TaskFileKind, RecordFolds> fold_versions(FileSystemView& fs, const Task
   return folds;
 }
 
-// In front of the rows of a task whose directory is only a deleted name (issue 5): its task row says so, with
+// In front of the rows of a task whose directory is only a deleted name: its task row says so, with
 // task_dir_present false (the caller's) and task_dir_deleted true, whichever file the row is made from.
 class DeletedTaskDirRows : public RowFilter {
  public:
@@ -132,7 +132,7 @@ class WithoutNative : public RowFilter {
   bool keep_;
 };
 
-// The entries of an _index.json, each with its verbatim text (what its versions are folded by, issue 5).
+// The entries of an _index.json, each with its verbatim text (what its versions are folded by).
 std::vector<IndexEntry> read_index_entries(HashingStream& in, const ParseContext& ctx) {
   WithoutNative sink(*ctx.sink, ctx.native);
   ParseContext c = ctx;
@@ -227,7 +227,7 @@ void emit_note(FileSystemView& fs, const EntryNote& note, const TaskIdentity& id
   });
 }
 
-// roo-format.md §1.2: a task directory with its checkpoint repository and nothing else of the task's.
+// docs/roo-format.md §1.2: a task directory with its checkpoint repository and nothing else of the task's.
 bool holds_only_checkpoints(const TaskDir& td) {
   return td.checkpoints && td.files.empty() && td.versions.empty() && td.command_outputs.empty();
 }
@@ -264,7 +264,7 @@ void join_root(FileSystemView& fs, const RooRoot& root, const RootContents& rc, 
   std::set<std::string>& deleted_task_dirs = joins.deleted_task_dirs;
   for (const auto& [name, live] : task_dir_live)
     if (!live) deleted_task_dirs.insert(name);
-  // The index's versions (issue 5): an entry whose bytes the index also holds is folded into it, like a task file's
+  // The index's versions: an entry whose bytes the index also holds is folded into it, like a task file's
   // version's records; the index's row of that entry names the versions in also_in.
   RecordFolds& index_folds = joins.index_folds;
   if (!rc.index_versions.empty()) {
@@ -288,7 +288,7 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
     emit_index_task_row(joins, e, id, dir_present, dir_deleted, out, native);
   };
   TaskIdentity id = root_identity;
-  id.session_id = td.dir.name;  // seed 002 Identity: the directory name is the session id
+  id.session_id = td.dir.name;  // docs/row-contract.md "Identity": the directory name is the session id
 
   auto found = index_by_id.find(td.dir.name);
   const IndexEntry* indexed = found == index_by_id.end() ? nullptr : found->second;
@@ -310,7 +310,7 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
       apply_history(id, &*item, indexed ? &indexed->item : nullptr);
       emit_task_row(*item, src.ctx, "history_item", dir_live, nullptr, task_dirs, &text);
       if (item->id && *item->id != td.dir.name) {
-        // Both ids are kept; the directory name stays the session id (seed 002).
+        // Both ids are kept; the directory name stays the session id (docs/row-contract.md "Identity").
         Row r = src.ctx.row("identity_conflict");
         r.role = "system";
         r.text = "task id mismatch: directory " + td.dir.name + " holds history_item.id " + *item->id;
@@ -400,9 +400,9 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
       src.add_stats(k.parse(*in, src.ctx, api_texts ? &*api_texts : nullptr));
     }
   }
-  // roo-format.md §1.2: checkpoint repositories ignore customStoragePath and stay in the default root, so a task
+  // docs/roo-format.md §1.2: checkpoint repositories ignore customStoragePath and stay in the default root, so a task
   // whose files a custom path moved is split across two roots, and here are only its checkpoints. One row says so,
-  // with the task id as session: the task is one task, its rows from the other root (issue 4).
+  // with the task id as session: the task is one task, its rows from the other root.
   if (holds_only_checkpoints(td) && !indexed)
     emit_entry_row(fs, *td.checkpoints, id, out, "checkpoint_repo", [&](Row& r) {
       ParseContext::stamp_file_time(r, td.checkpoints->mtime, "file.mtime");

@@ -56,7 +56,7 @@ void emit_entry_row(FileSystemView& fs, const FileMeta& entry, const TaskIdentit
                     const std::function<void(Row&)>& fill);
 // The row of a name that has nothing to parse (EntryNote).
 void emit_note(FileSystemView& fs, const EntryNote& note, const TaskIdentity& id, RowSink& out);
-// roo-format.md §1.2: a task directory with its checkpoint repository and nothing else of the task's.
+// docs/roo-format.md §1.2: a task directory with its checkpoint repository and nothing else of the task's.
 bool holds_only_checkpoints(const TaskDir& td);
 
 }  // namespace roo

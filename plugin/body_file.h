@@ -1,4 +1,4 @@
-// The mactime body file (TSK 3.x format, reference/tsk.md §3.1): one line per timed row.
+// The mactime body file (TSK 3.x format, the one mactime reads): one line per timed row.
 #pragma once
 
 #include <cstdio>

@@ -1,4 +1,4 @@
-// --deep carving (issue 5, "Carving"): after a file system's normal scan, its unallocated blocks and the slack of
+// --deep carving (docs/row-contract.md "Carved records"): after a file system's scan, its free blocks and the slack of
 // the Roo files it read are carved for Roo records (core/carve.h); the image's unpartitioned space once per image.
 // Threads split the byte runs; rows come out in image-offset order whatever the threads do, so the same image gives
 // byte-identical rows.

@@ -1,4 +1,4 @@
-// Progress on stderr while roo-ingest works (issue 6): the phase, where, files and bytes done, the rate, and an ETA
+// Progress on stderr while roo-ingest works: the phase, where, files and bytes done, the rate, and an ETA
 // when the total is known. Plain lines (at most one every 5 s) when stderr is not a terminal; one line rewritten in
 // place (about 4 times a second) when it is; one JSON object per line with --progress=json, for wrappers such as the
 // Autopsy module; nothing with --quiet. Workers are forked after progress_init(), so they report the same way.

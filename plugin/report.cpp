@@ -60,7 +60,7 @@ void put_scan(Compact& w, const ScanReport& s) {
   w.StartObject();
   put_strings(w, "homes_searched", s.homes_searched);
   put_strings(w, "temp_dirs_searched", s.temp_dirs_searched);
-  if (s.orphans) {  // --deep: $OrphanFiles looked through (issue 5)
+  if (s.orphans) {  // --deep: $OrphanFiles looked through
     w.Key("orphans");
     w.StartObject();
     put(w, "files_seen", s.orphans->files_seen);
@@ -108,7 +108,7 @@ void put_scan(Compact& w, const ScanReport& s) {
     put(w, "good_records", f.good_records);
     put(w, "errors", f.errors);
     put(w, "folded_into_api_rows", f.folded);
-    // seed 000 Secondary sources: a CLI history line that a task's user row also holds is that row's fact (no row).
+    // A CLI history line that a task's user row also holds is that row's fact: it gives no row of its own.
     if (f.kind == "cli_history") put(w, "entries_matching_a_task_user_row", f.folded);
     if (f.version_folded) put(w, "records_folded_into_task_file", f.version_folded);
     w.EndObject();
@@ -141,9 +141,9 @@ struct Omission {
   std::string why;
 };
 
-// What one partition's search covered (issue 6: "every root and temp location searched, what was found, skipped
-// (and why), failed (and why), per partition"), derived from what the part report already holds: the lists stay in
-// "scan"; this gives their sizes and the reasons in one place.
+// What one partition's search covered (partitions[].completeness, docs/output-formats.md: every root and temp location
+// searched, what was found, skipped or failed and why), derived from what the part report already holds: the lists
+// stay in "scan"; this gives their sizes and the reasons in one place.
 struct Completeness {
   bool searched = false;  // a file system was walked (the scan section exists)
   int64_t homes = 0, temp_locations = 0, root_patterns = 0, custom_paths_named = 0, custom_paths_not_here = 0;
@@ -526,7 +526,7 @@ std::string run_report_json(const RunReport& r) {
     w.EndObject();
   }
   w.EndArray();
-  // Every custom storage path named, and how it was resolved or that it could not be (issue 4).
+  // Every custom storage path named, and how it was resolved or that it could not be.
   w.Key("custom_storage_path_resolution");
   w.StartArray();
   for (const RunReport::CustomPathResolution& c : r.custom_path_resolutions) {

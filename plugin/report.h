@@ -64,10 +64,10 @@ struct RunReport {
   std::optional<tsk::Verification> verification;  // set when an image was hashed
   bool deep = false;                              // --deep: unallocated space and slack were searched too
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> partitions;
-  // Second-round scans: another partition searched for a custom storage path (roo-format.md §1.2).
+  // Second-round scans: another partition searched for a custom storage path (docs/roo-format.md §1.2).
   std::vector<std::pair<std::optional<tsk::Partition>, PartReport>> custom_scans;
-  // Every custom storage path a file system's settings named, and how the run resolved it (issue 4: "say in the
-  // report how it was resolved, or that it could not be").
+  // Every custom storage path a file system's settings named, and how the run resolved it: the report says how each
+  // was resolved, or that it could not be.
   struct CustomPathResolution {
     CustomStoragePath named;                // as the file system of the settings reported it
     std::optional<int> named_on_partition;  // that file system's partition (none for a folder)

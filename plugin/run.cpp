@@ -144,8 +144,8 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   setup.body = paths.body;
   setup.options.native = opts.native;
   setup.options.scratch_dir = paths.rows.parent_path().string();  // the output's work directory, never the evidence's
-  setup.options.deep = opts.deep;  // $OrphanFiles (issue 5)
-  // Each worker opens the image itself: libtsk handles are not shared between threads (reference/tsk.md §1.7).
+  setup.options.deep = opts.deep;  // $OrphanFiles
+  // Each worker opens the image itself: libtsk handles are not shared between threads.
   setup.open_view = [&](std::string* why) -> std::unique_ptr<FileSystemView> {
     if (!job.partition) return std::make_unique<FolderFileSystem>(opts.folder);
     try {
@@ -227,7 +227,7 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
       return;
     }
     settle(joined());
-    if (part.status == "parsed")  // issue 5 Carving, after the scan
+    if (part.status == "parsed")  // carving, after the scan
       carve_partition(opts, *job.partition, job.gaps, setup.open_view, paths.rows, paths.body, part);
   }
   write_file(paths.report, part_report_json(part));
@@ -643,8 +643,8 @@ int run(const RunOptions& opts) {
     std::fprintf(stderr, "roo-ingest: warning: %s\n", report.warnings.back().c_str());
   }
 
-  // Second round (roo-format.md §1.2): a custom storage path an editor's settings name but its own file system does
-  // not hold (a Windows drive letter names another volume) is looked for in every other file system, in volume
+  // Second round (docs/roo-format.md §1.2): a custom storage path an editor's settings name but its own file system
+  // does not hold (a Windows drive letter names another volume) is looked for in every other file system, in volume
   // order, until one holds it. Its rows come after every partition's.
   // Every path named is also listed with how it was resolved, or that it could not be (report.json
   // custom_storage_path_resolution).

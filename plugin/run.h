@@ -35,7 +35,7 @@ struct RunOptions {
   // written whatever it says: rows.jsonl is the reference every other format is derived from.
   std::set<std::string> formats;
   std::string display_tz = "UTC";  // --tz: the zone l2t.csv and rows.csv show times in
-  // --deep: also read $OrphanFiles and carve unallocated space, file slack and unpartitioned space (issue 5).
+  // --deep: also read $OrphanFiles and carve unallocated space, file slack and unpartitioned space.
   bool deep = false;
   // --verify: hash the whole image and compare with the hashes the container stores (E01), in report.json.
   bool verify = false;

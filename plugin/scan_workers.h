@@ -1,6 +1,6 @@
 // One file system scanned by several worker threads (--threads), its rows joined back in the order one thread writes
-// them (plugin/work_split.h says how the work is shared). Each worker has its own libtsk handles (reference/tsk.md §1.7:
-// an image or file-system handle is not to be shared between threads), its own rows and body files and a units file
+// them (plugin/work_split.h says how the work is shared). Each worker has its own libtsk handles (libtsk's image and
+// file-system handles are not to be shared between threads), its own rows and body files and a units file
 // saying which byte ranges of them belong to which work unit. With several workers the ranges are copied into the
 // joined files in unit order as the units close (the join the workers_stopped callback is given finishes it);
 // join_worker_outputs() puts them in order from the files alone, when that join cannot be completed or after a crash.

@@ -13,7 +13,7 @@ struct TSK_FS_INFO;
 namespace roo::tsk {
 
 // Owns one TSK_FS_INFO and keeps the shared TSK_IMG_INFO alive; ByteSources from open() share it too, so
-// they may outlive the view. Not thread-safe: one view per thread (reference/tsk.md §1.7).
+// they may outlive the view. Not thread-safe (libtsk handles are not): one view per thread.
 struct FsHandle;
 
 class TskFileSystemView : public roo::FileSystemView {

@@ -60,7 +60,7 @@ std::vector<CarveRun> CarveSource::unallocated_runs(int region, std::string* why
   std::vector<CarveRun> runs;
   if (!fs_) return runs;
   RunCollector c{&runs, static_cast<uint64_t>(fs_->offset), fs_->block_size, region};
-  // AONLY: addresses and flags only, no block content is read (reference/tsk.md §1.6); the runs are read later in
+  // AONLY: addresses and flags only, no block content is read (tsk_fs_block_walk); the runs are read later in
   // large pieces.
   if (tsk_fs_block_walk(fs_, fs_->first_block, fs_->last_block,
                         static_cast<TSK_FS_BLOCK_WALK_FLAG_ENUM>(TSK_FS_BLOCK_WALK_FLAG_UNALLOC |

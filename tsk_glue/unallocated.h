@@ -1,4 +1,4 @@
-// The bytes --deep carves (issue 5, "Carving"), found and read through libtsk: a file system's unallocated blocks,
+// The bytes --deep carves (docs/row-contract.md "Carved records") via libtsk: a file system's unallocated blocks,
 // the slack of its Roo files, and the image's unpartitioned space. Byte runs only; what is in them is core/carve's.
 // This header does not include libtsk.
 #pragma once
@@ -22,7 +22,7 @@ struct CarveRun {
 };
 
 // One image handle (and, for a file system, one file-system handle) of its own: libtsk handles are not shared
-// between threads (reference/tsk.md §1.7), so each carving worker opens one.
+// between threads, so each carving worker opens one.
 class CarveSource {
  public:
   // Opens the image; with fs_offset, also the file system there. nullptr and *why on failure.

@@ -1,4 +1,4 @@
-// --verify (issue 6: "image hashes verified when the container stores them"): one pass over the whole media of an
+// --verify (image hashes verified when the container stores them): one pass over the whole media of an
 // image, MD5 and SHA-1 of its bytes, compared with the hashes the container stores (EWF keeps the acquisition's MD5
 // and often SHA-1). An image that stores none (raw, split raw) is still hashed, so report.json gives the examiner
 // the hashes to note down.

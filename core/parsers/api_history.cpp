@@ -1,5 +1,5 @@
 // api_conversation_history.json (and legacy claude_messages.json): Anthropic MessageParam[] plus Roo's extras
-// (roo-format.md §3.1–§3.2). One row per content block that carries a fact; block order is kept as sub_index.
+// (docs/roo-format.md §3.1–§3.2). One row per content block that carries a fact; block order is kept as sub_index.
 // A tool call becomes a call row (command, file_edit, file_read or tool_call) that is held until its result, which
 // is in the next user message, so the outcome can be joined onto it (docs/row-contract.md "Calls").
 #include <rapidjson/document.h>
@@ -25,7 +25,7 @@ std::string_view strip_one_newline(std::string_view s) {
 }
 
 // The text of a tool_result's content: a string, or the text blocks of a block list joined by '\n'
-// (roo-format.md §11 item 5).
+// (docs/roo-format.md §11 item 5).
 std::optional<std::string> result_text(const rapidjson::Value* content) {
   if (!content) return std::nullopt;
   if (content->IsString()) return std::string(content->GetString(), content->GetStringLength());
@@ -74,8 +74,8 @@ std::vector<std::string_view> tagged_blocks(std::string_view t, std::string_view
 }
 
 // Words that ride inside other texts and that the ui shows on their own: the feedback of an approval or denial
-// JSON opening a tool result (roo-format.md §3.4, seed 000 Permission records), and the XML era's <feedback>,
-// <answer>, <thinking> and attempt_completion <result> blocks (§4).
+// JSON opening a tool result (docs/roo-format.md §3.4; docs/row-contract.md "Permission rows"), and the XML era's
+// <feedback>, <answer>, <thinking> and attempt_completion <result> blocks (§4).
 void remember_tagged(std::string_view text, ConversationTexts& texts) {
   for (auto [open, close] : {std::pair<std::string_view, std::string_view>{"<feedback>", "</feedback>"},
                              {"<answer>", "</answer>"},
@@ -162,12 +162,12 @@ class ApiHistoryParser {
     const rapidjson::Value& msg = rec.doc;
     ts_ = get_int(msg, "ts");
     if (ts_ && is_js_time(*ts_) && !first_ts) first_ts = ts_;  // the first time: a number out of range is none
-    xml_call_taken_ = false;  // one XML call per message (seed 001)
+    xml_call_taken_ = false;  // one XML call per message (docs/row-contract.md "XML-era tool calls")
     condense_parent_ = get_string(msg, "condenseParent");
     truncation_parent_ = get_string(msg, "truncationParent");
     auto role = get_string(msg, "role");
     if (!role) {
-      // Standalone legacy reasoning items carry no role (roo-format.md §3.1).
+      // Standalone legacy reasoning items carry no role (docs/roo-format.md §3.1).
       if (get_string(msg, "type") == std::optional<std::string>("reasoning")) reasoning(msg, std::nullopt);
       return;
     }
@@ -220,7 +220,7 @@ class ApiHistoryParser {
       r.time_ms = ts_;
       r.time_source = "api.ts";
     }
-    // Kept, but marked: the model no longer saw these messages (roo-format.md §3.1).
+    // Kept, but marked: the model no longer saw these messages (docs/roo-format.md §3.1).
     if (condense_parent_) r.set("hidden_by_condense", *condense_parent_);
     if (truncation_parent_) r.set("hidden_by_truncation", *truncation_parent_);
     return r;
@@ -375,8 +375,8 @@ class ApiHistoryParser {
            (text.find("<thinking>") != std::string_view::npos || transcript::first_xml_tool_call(text));
   }
 
-  // seed 001: XML in the text is a call only in a task with no tool_use block at all. The blocks seen so far say
-  // so when there was one; otherwise the rest of the file is searched once, without parsing it.
+  // XML in the text is a call only in a task with no tool_use block at all (docs/row-contract.md "XML-era tool
+  // calls"). Blocks seen so far say so when there was one; else the rest of the file is searched once, unparsed.
   bool is_xml_era() {
     if (seen_tool_use_) return false;
     if (!rest_has_tool_use_) rest_has_tool_use_ = contains_json_token(in_.source(), rec_->offset, "tool_use");
@@ -418,7 +418,7 @@ class ApiHistoryParser {
       emit(std::move(r));
     }
     if (!call) return;
-    xml_call_taken_ = true;  // only the first call of a message counts (seed 001)
+    xml_call_taken_ = true;  // only the first call of a message counts (docs/row-contract.md "XML-era tool calls")
     rapidjson::Document input;
     if (!parse_json(call->input_json.data(), call->input_json.size(), input, nullptr) || !input.IsObject())
       input.SetObject();
@@ -671,7 +671,7 @@ class ApiHistoryParser {
     emit(std::move(result));
     if (subtask_id) subtask_completed(*subtask_id, sub);
 
-    // seed 000 Permission rows: "permission decision: <status>" plus " feedback=<feedback>".
+    // docs/row-contract.md "Permission rows": "permission decision: <status>" plus " feedback=<feedback>".
     std::optional<std::string> decision, feedback;
     if (status && (status->status == "denied" || status->status == "approved")) {
       decision = status->status;
@@ -689,8 +689,8 @@ class ApiHistoryParser {
       if (!tool_name.empty()) d.set("tool_name", tool_name);
       d.set("evidence", std::string(status ? "api.tool_result_status" : "api.xml_decision_text"));
       emit(std::move(d));
-      // seed 001: "any <feedback> typed beside a result" stays the person's words. (A native status JSON's
-      // feedback is a field of the decision, seed 000, and its ui say:"user_feedback" folds into it.)
+      // A <feedback> typed beside a result stays the person's words (docs/row-contract.md "XML-era tool calls"). (A
+      // native status JSON's feedback is a field of the decision, and its ui say:"user_feedback" folds into it.)
       if (xml_decision && feedback) user_words(std::vector<std::string>{*feedback}, sub);
     } else if (!xml_result) {
       if (starts_with(trim(text), "<user_message>")) user_words(std::vector<std::string>{unwrap_user_text(text)}, sub);
@@ -705,7 +705,7 @@ class ApiHistoryParser {
     }
   }
 
-  // The answer to ask_followup_question and the feedback on attempt_completion stay the user's words (seed 001).
+  // Follow-up answers and attempt_completion feedback stay the user's (docs/row-contract.md "XML-era tool calls").
   void user_words(std::vector<std::string> words, std::optional<int64_t> sub) {
     int64_t part = 0;
     for (std::string& w : words) {
@@ -782,7 +782,7 @@ class ApiHistoryParser {
   void subtask_completed(const std::string& child, std::optional<int64_t> sub) {
     Row link = base("subtask_link", sub, "system", "subtask link: completed_by_child " + child);
     link.set("relation", std::string("completed_by_child")).set("linked_session_id", child);
-    const bool child_deleted = ctx_.deleted_task_dirs && ctx_.deleted_task_dirs->count(child) > 0;  // issue 5
+    const bool child_deleted = ctx_.deleted_task_dirs && ctx_.deleted_task_dirs->count(child) > 0;
     if (ctx_.task_dirs) link.set("linked_task_dir_present", ctx_.task_dirs->count(child) > 0 && !child_deleted);
     if (child_deleted) link.set("linked_task_dir_deleted", true);
     link.set("known_from", std::string("new_task_result"));

@@ -1,5 +1,5 @@
 // command-output/cmd-<executionId>.txt: the raw output of a command that exceeded the preview size, written by
-// OutputInterceptor (roo-format.md §2.7). The executionId is the ts of the command's ask:"command" ui record, so
+// OutputInterceptor (docs/roo-format.md §2.7). The executionId is the ts of the command's ask:"command" ui record, so
 // the name both times the row and joins it to its command (whose result names the same artifact).
 #include "core/parsers/parsers.h"
 #include "core/text_util.h"

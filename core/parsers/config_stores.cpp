@@ -1,7 +1,7 @@
 // Roo Code's settings, permission and credential stores: see config_stores.h for the files and the rows.
-// Wording of every row text follows seed 000 ("Permission rows", "Sync, relay and origin rows", "Past-use rows and
-// secondary sources", "Bad-line rows"); the shapes read are roo-format.md §6 (~/.roo), §7 (global and workspace
-// state, MCP) and §8 (provider profiles and other secrets).
+// Wording of every row text follows docs/row-contract.md ("Permission rows", "Sync, relay and origin rows", "Past-use
+// rows and secondary sources", "Bad-line rows"); the shapes read are docs/roo-format.md §6 (~/.roo), §7 (global and
+// workspace state, MCP) and §8 (provider profiles and other secrets).
 #include "core/parsers/config_stores.h"
 
 #include <rapidjson/stringbuffer.h>
@@ -79,9 +79,9 @@ std::string file_where(const ParseContext& ctx) {
 
 // --- What is a setting, what is a secret ------------------------------------------------------------------------
 
-// Seed 000 Permission rows, Standing: the global-state permission keys (packages/types/src/global-settings.ts:97-118),
+// docs/row-contract.md "Permission rows", standing: the global-state permission keys (global-settings.ts:97-118),
 // the current mode (:192), and the CLI shim's copies of the VS Code settings roo-cline.allowedCommands /
-// roo-cline.deniedCommands (roo-format.md §1.3, §7.1).
+// roo-cline.deniedCommands (docs/roo-format.md §1.3, §7.1).
 bool is_global_permission_key(std::string_view k) {
   static const std::set<std::string_view> keys = {
       "autoApprovalEnabled", "alwaysAllowReadOnly", "alwaysAllowReadOnlyOutsideWorkspace", "alwaysAllowWrite",
@@ -92,19 +92,19 @@ bool is_global_permission_key(std::string_view k) {
   return keys.count(k) > 0;
 }
 
-// Seed 000 Permission rows: requireApproval, dangerouslySkipPermissions and mode of ~/.roo/cli-settings.json.
+// docs/row-contract.md "Permission rows": requireApproval, dangerouslySkipPermissions, mode of cli-settings.json.
 bool is_cli_permission_key(std::string_view k) {
   return k == "requireApproval" || k == "dangerouslySkipPermissions" || k == "mode";
 }
 
-// The other CliSettings keys (roo-format.md §6; apps/cli/src/types/types.ts).
+// The other CliSettings keys (docs/roo-format.md §6; apps/cli/src/types/types.ts).
 bool is_cli_setting_key(std::string_view k) {
   return k == "provider" || k == "model" || k == "reasoningEffort" || k == "consecutiveMistakeLimit" ||
          k == "onboardingProviderChoice" || k == "oneshot";
 }
 
-// A key whose value is a credential: SECRET_STATE_KEYS and GLOBAL_SECRET_KEYS (global-settings.ts:252-288, roo-format
-// §8), rooApiKey (kept in plain global state, roo-format §1.3), the Roo Code Cloud and OpenAI Codex sign-in secrets
+// A key whose value is a credential: SECRET_STATE_KEYS and GLOBAL_SECRET_KEYS (global-settings.ts:252-288;
+// docs/roo-format.md §8), rooApiKey (in plain global state, §1.3), the Roo Code Cloud and OpenAI Codex sign-in secrets
 // (clerk-auth-credentials[-<url>], openai-codex-oauth-credentials, §8), and any provider field named like a key,
 // token or secret (awsSecretKey, awsSessionToken, codeIndexOpenAiKey …).
 bool is_secret_name(std::string_view k) {
@@ -297,7 +297,7 @@ class DocRows {
     return r;
   }
 
-  // One row per scalar, or per entry of a list (seed 000: "one ... row per scalar or list entry"). The text is
+  // One row per scalar, or per entry of a list (docs/row-contract.md "Permission rows"). The text is
   // "<prefix><key>=<value> (from <where><suffix>)". native is the key with the value the row states: the scalar, or
   // the one list entry (the whole list on every entry's row would make output quadratic in the list).
   void settings(const char* kind, const char* prefix, std::string_view key, const rapidjson::Value& value,
@@ -327,7 +327,7 @@ constexpr const char* kCloudCache = ", Roo Code Cloud settings cache, file mtime
 
 // --- Global state ------------------------------------------------------------------------------------------------
 
-// Seed 000 Sync: the Roo Code Cloud settings cache (roo-format §7.1; CloudSettingsService.ts:25-26, cloud.ts).
+// The Roo Code Cloud settings cache (docs/row-contract.md "Sync, relay and origin rows"; docs/roo-format.md §7.1).
 void sync_row(DocRows& d, const std::string& key, const rapidjson::Value* value, const std::string& where) {
   Row r = d.make("sync_setting");
   const std::string shown = value ? plain(*value) : "unset (defaults to true)";
@@ -377,7 +377,7 @@ GlobalStateResult parse_global_state(const rapidjson::Value& state, const ParseC
   }
   out.read = true;
   DocRows d(ctx);
-  // Seed 000 Sync: the taskSyncEnabled row is written whenever the settings cache is there (either cache key: its
+  // The taskSyncEnabled row is written whenever the settings cache is there (either cache key: its
   // presence means the extension was signed in); without user-settings.settings.taskSyncEnabled it says
   // "unset (defaults to true)". It sits where user-settings is, else just before the organization-settings rows.
   const rapidjson::Value* user_settings = member(state, "user-settings");
@@ -397,7 +397,7 @@ GlobalStateResult parse_global_state(const rapidjson::Value& state, const ParseC
       }
       org_sync_rows(d, m.value, where);
     } else if (key == "taskHistory") {
-      // Legacy task list (roo-format §5, §7.1): the caller makes the task rows.
+      // Legacy task list (docs/roo-format.md §5, §7.1): the caller makes the task rows.
       if (!m.value.IsArray()) {
         ctx.error("parser: " + ctx.file_name + " taskHistory is not a JSON array");
         ++out.stats.errors;
@@ -448,9 +448,9 @@ ParseStats parse_workspace_state(const rapidjson::Value& state, const ParseConte
     stats.errors = 1;
     return stats;
   }
-  // Seed 000 Sync, relay and origin rows: one row per QueuedRequest {id, url, options, timestamp, retryCount, type,
-  // operation?, lastError?} (roo-format §7.2). options.body (the event, with a task message) and options.headers
-  // (the bearer token) are read only for the event type, the task id and whether a token is there.
+  // One row per QueuedRequest {id, url, options, timestamp, retryCount, type, operation?, lastError?}
+  // (docs/roo-format.md §7.2; docs/row-contract.md "Sync, relay and origin rows"). options.body (the event, with a
+  // task message) and .headers (the bearer token) are read only for its type, the task id and a token's presence.
   return for_each_object_element(*queue, ctx, [&](const rapidjson::Value& req, int64_t index) {
     std::optional<std::string> event_type, task_id;
     const rapidjson::Value* options = member(req, "options");
@@ -557,7 +557,7 @@ ParseStats parse_cli_credentials(HashingStream& in, const ParseContext& ctx) {
   const std::string where = file_where(ctx);
   DocRows d(ctx);
   // {token, createdAt (ISO-8601), userId?, orgId?} and, possibly in 3.53+, apiKeys: {<provider>: <key>}
-  // (roo-format §6, §0). The token row carries the ids (not secrets) and is timed by createdAt when that reads as
+  // (docs/roo-format.md §6, §0). The token row carries the ids (not secrets) and is timed by createdAt when it reads as
   // an ISO-8601 UTC time; the other rows by the file's mtime.
   const auto created = get_string(doc, "createdAt");
   const auto user_id = get_string(doc, "userId");
@@ -595,7 +595,7 @@ ParseStats parse_cli_credentials(HashingStream& in, const ParseContext& ctx) {
 namespace {
 
 // The model id of a provider profile: apiModelId, else the first other *ModelId key (a draft model's id is not the
-// profile's model), as Roo's getModelId reads MODEL_ID_KEYS with apiModelId first (roo-format §8).
+// profile's model), as Roo's getModelId reads MODEL_ID_KEYS with apiModelId first (docs/roo-format.md §8).
 std::optional<std::pair<std::string, std::string>> profile_model(const rapidjson::Value& profile) {
   if (auto id = get_string(profile, "apiModelId")) return std::make_pair(std::string("apiModelId"), *id);
   for (const auto& m : profile.GetObject()) {
@@ -607,7 +607,7 @@ std::optional<std::pair<std::string, std::string>> profile_model(const rapidjson
 }
 
 // roo_cline_config_api_config: {currentApiConfigName, apiConfigs: {<name>: {id, apiProvider, <model id>, …keys}},
-// modeApiConfigs, migrations} (roo-format §8; ProviderSettingsManager.ts:39-53). One provider_profile row per
+// modeApiConfigs, migrations} (docs/roo-format.md §8; ProviderSettingsManager.ts:39-53). One provider_profile row per
 // profile, then one credential_present row per key-like field that holds something.
 void provider_profiles(DocRows& d, const rapidjson::Value& config, const std::string& path, ParseStats& stats) {
   const ParseContext& ctx = d.ctx();
@@ -684,14 +684,14 @@ ParseStats parse_cli_secrets(HashingStream& in, const ParseContext& ctx) {
   if (!read_object_document(in, ctx, doc, stats)) return stats;
   const std::string where = file_where(ctx);
   DocRows d(ctx);
-  // Every key of the CLI's SecretStorage file is a secret (packages/vscode-shim SecretStorage.ts, roo-format §8).
+  // Every key of the CLI's SecretStorage file is a secret (vscode-shim SecretStorage.ts, docs/roo-format.md §8).
   for (const auto& m : std::as_const(doc).GetObject()) {
     const std::string_view key = sv(m.name);
     if (key != "roo_cline_config_api_config") {
       if (holds_secret(m.value)) d.emit(d.credential(str(m.name), where));
       continue;
     }
-    // The profiles are a JSON string holding JSON (roo-format §8). Its text is never echoed, even when it is bad.
+    // The profiles are a JSON string holding JSON (docs/roo-format.md §8). Its text is never echoed, even when bad.
     rapidjson::Document inner;
     const rapidjson::Value* config = nullptr;
     if (m.value.IsString()) {
@@ -726,8 +726,8 @@ ParseStats parse_mcp_settings(HashingStream& in, const ParseContext& ctx) {
     return stats;
   }
   DocRows d(ctx);
-  // {"mcpServers": {"<name>": ServerConfig}} (roo-format §7.3; McpHub.ts:67-138). Per server: its inventory row,
-  // then seed 000's mcpServers.<name>.alwaysAllow=<tool> rows, then a credential_present row per secret redacted
+  // {"mcpServers": {"<name>": ServerConfig}} (docs/roo-format.md §7.3; McpHub.ts:67-138). Per server: its inventory
+  // row, then its mcpServers.<name>.alwaysAllow=<tool> rows, then a credential_present row per secret redacted
   // from its command, args and url, and per env var and header name (their values are never read out).
   for (const auto& s : servers->GetObject()) {
     const std::string name = str(s.name);
@@ -875,8 +875,8 @@ CliHistory parse_cli_history(HashingStream& in, const ParseContext& ctx) {
     return out;
   }
   // The entries are framed record by record (JsonArrayReader), whether or not the whole document parsed, so the
-  // entries before a cut are kept and the cut gets its seed 000 Bad-line row (history.ts writes in place, so a
-  // killed write leaves a prefix).
+  // entries before a cut are kept and the cut gets its docs/row-contract.md "Bad-line rows" row (history.ts writes in
+  // place, so a killed write leaves a prefix).
   MemoryBytes view(std::string_view(text).substr(start));
   HashingStream sub(view, 64 * 1024);
   JsonArrayReader reader(sub);
@@ -934,8 +934,8 @@ CliHistory parse_cli_history(HashingStream& in, const ParseContext& ctx) {
 }
 
 void emit_cli_history_row(const CliHistoryEntry& entry, const ParseContext& ctx) {
-  // Seed 000 Past-use rows and secondary sources: one user row per entry, with no time, session or project (the
-  // file records none).
+  // docs/row-contract.md "Past-use rows and secondary sources": one user row per entry, with no time, session or
+  // project (the file records none).
   Row r = ctx.row("cli_history");
   r.role = "user";
   r.text = entry.text;

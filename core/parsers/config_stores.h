@@ -1,5 +1,5 @@
-// Roo Code's settings, permission and credential stores (seed 000 "Permission rows", "Sync, relay and origin
-// rows", "Past-use rows and secondary sources", "Bad-line rows"; roo-format.md §6, §7, §8):
+// Roo Code's settings, permission and credential stores (docs/row-contract.md "Permission rows", "Sync, relay and
+// origin rows", "Past-use rows and secondary sources", "Bad-line rows"; docs/roo-format.md §6, §7, §8):
 //
 //   global-state.json / the state.vscdb row   permission_setting, sync_setting, credential_present (+ taskHistory)
 //   workspace-state.json / its state.vscdb row cloud_upload_queued, credential_present
@@ -31,7 +31,7 @@
 
 namespace roo {
 
-// The taskHistory of a global state (legacy; roo-format.md §5, §7.1): its HistoryItems for the caller, which makes
+// The taskHistory of a global state (legacy; docs/roo-format.md §5, §7.1): its HistoryItems for the caller, which makes
 // their task rows (emit_task_row, known_from as it chooses). Non-object entries already gave their parser_error rows.
 struct GlobalStateTask {
   HistoryItem item;
@@ -60,23 +60,23 @@ GlobalStateResult parse_global_state(const rapidjson::Value& state, const ParseC
 ParseStats parse_workspace_state_file(HashingStream& in, const ParseContext& ctx);
 ParseStats parse_workspace_state(const rapidjson::Value& state, const ParseContext& ctx, const std::string& where);
 
-// ~/.roo/cli-settings.json (roo-format.md §6).
+// ~/.roo/cli-settings.json (docs/roo-format.md §6).
 ParseStats parse_cli_settings(HashingStream& in, const ParseContext& ctx);
 
-// ~/.roo/cli-credentials.json (roo-format.md §6): token and apiKeys.<provider>, as credential_present rows.
+// ~/.roo/cli-credentials.json (docs/roo-format.md §6): token and apiKeys.<provider>, as credential_present rows.
 ParseStats parse_cli_credentials(HashingStream& in, const ParseContext& ctx);
 
-// ~/.vscode-mock/global-storage/secrets.json (roo-format.md §8), including the provider profiles inside
+// ~/.vscode-mock/global-storage/secrets.json (docs/roo-format.md §8), including the provider profiles inside
 // roo_cline_config_api_config.
 ParseStats parse_cli_secrets(HashingStream& in, const ParseContext& ctx);
 
-// settings/mcp_settings.json, legacy cline_mcp_settings.json, a project's .roo/mcp.json (roo-format.md §7.3).
+// settings/mcp_settings.json, legacy cline_mcp_settings.json, a project's .roo/mcp.json (docs/roo-format.md §7.3).
 ParseStats parse_mcp_settings(HashingStream& in, const ParseContext& ctx);
 
-// ~/.roo/cli-history.json, {version:1, entries:[string…]} (roo-format.md §6). Returns the string entries; a non-string
-// entry, an unparseable one and a cut file give their parser_error rows here (seed 000 Bad-line rows: the entries
-// before a cut are kept). The caller keeps an entry only when no task has a user row with the same text (seed 000
-// Secondary sources) and emits it with emit_cli_history_row.
+// ~/.roo/cli-history.json, {version:1, entries:[string…]} (docs/roo-format.md §6). Returns the string entries; a
+// non-string entry, an unparseable one and a cut file give their parser_error rows here ("Bad-line rows": the entries
+// before a cut are kept). The caller keeps an entry only when no task has a user row with the same text ("Past-use
+// rows and secondary sources", both docs/row-contract.md) and emits it with emit_cli_history_row.
 struct CliHistoryEntry {
   int64_t record_index = 0;  // position in entries[]
   std::string text;

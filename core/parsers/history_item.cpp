@@ -1,4 +1,4 @@
-// history_item.json and tasks/_index.json: both hold HistoryItem objects (roo-format.md §2.5, §2.9, §5).
+// history_item.json and tasks/_index.json: both hold HistoryItem objects (docs/roo-format.md §2.5, §2.9, §5).
 #include <algorithm>
 
 #include "core/parsers/parsers.h"
@@ -47,7 +47,7 @@ bool is_hex(std::string_view s) {
   return true;
 }
 
-// The subtask links a HistoryItem records (roo-format.md §5): each relation and id, in field order.
+// The subtask links a HistoryItem records (docs/roo-format.md §5): each relation and id, in field order.
 std::vector<std::pair<const char*, std::string>> subtask_links(const HistoryItem& h) {
   std::vector<std::pair<const char*, std::string>> links;
   if (h.parent_task_id) links.emplace_back("parent", *h.parent_task_id);
@@ -109,8 +109,8 @@ void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* kn
       .set_opt("size_bytes", h.size)
       .set("known_from", std::string(known_from))
       .set("task_dir_present", task_dir_present);
-  // seed 000 Scratch directory rows: a task run in Roo's suggested worktree root, ~/.roo/worktrees/<project>-<suffix>,
-  // ran in a scratch checkout; any other workspace is a project.
+  // docs/row-contract.md "Scratch directories": a task run in Roo's suggested worktree root,
+  // ~/.roo/worktrees/<project>-<suffix>, ran in a scratch checkout; any other workspace is a project.
   if (h.workspace) {
     const std::string& w = *h.workspace;
     const bool scratch = w.find("/.roo/worktrees/") != std::string::npos || w.find("\\.roo\\worktrees\\") != std::string::npos;
@@ -125,7 +125,7 @@ void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* kn
   ctx.sink->emit(std::move(r));
 
   mode.fields.clear();
-  if (h.mode) {  // seed 000 Mode: "permission mode: <mode>" at the task's ts
+  if (h.mode) {  // docs/row-contract.md "Mode": "permission mode: <mode>" at the task's ts
     Row m = mode;
     m.kind = "permission_mode";
     at_task_time(m);
@@ -141,7 +141,7 @@ void emit_task_row(const HistoryItem& h, const ParseContext& ctx, const char* kn
     at_task_time(link);
     link.position.part_index = part++;
     link.text = "subtask link: " + std::string(relation) + " " + linked;
-    // A linked directory there only as a deleted name is not present; the row says it was found deleted (issue 5).
+    // A linked directory there only as a deleted name is not present; the row says it was found deleted.
     const bool linked_deleted = ctx.deleted_task_dirs && ctx.deleted_task_dirs->count(linked) > 0;
     link.set("relation", std::string(relation))
         .set("linked_session_id", linked)

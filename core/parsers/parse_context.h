@@ -19,7 +19,7 @@ struct RecordCopy {
   std::string recovery;  // recovery_name() of the copy's source
   int64_t record_index = 0;
 };
-// Folding a task file's versions into it (issue 5: records identical to the live file's are one row, both sources
+// Folding a task file's versions into it (records identical to the live file's are one row, both sources
 // listed; records that differ keep their own rows). Keys are the sha256 of a record's bytes.
 struct RecordFolds {
   std::set<std::string> live;                                  // every record of the task's own file
@@ -34,7 +34,7 @@ struct ParseContext {
   RowSink* sink = nullptr;
   // The task directories of the root being read: says whether a linked task's directory is there.
   const std::set<std::string>* task_dirs = nullptr;
-  // Of those, the ones there only as a deleted name (issue 5): a link to one says its directory was found deleted.
+  // Of those, the ones there only as a deleted name: a link to one says its directory was found deleted.
   const std::set<std::string>* deleted_task_dirs = nullptr;
   // Set when the task file has versions: reading the task's own file, each row of a record a version also holds
   // gets `also_in` (folds_are_live); reading a version, a record the own file has is skipped and counted as folded.
@@ -49,7 +49,7 @@ struct ParseContext {
   Row row(const char* kind, const JsonRecord* rec = nullptr, std::optional<int64_t> sub_index = std::nullopt) const;
   // Times a row by one of its source file's own times (file.mtime, file.crtime); nothing when the file has none.
   static void stamp_file_time(Row& r, const std::optional<FsTime>& t, const char* source_name);
-  // A parser_error row worded as seed 000 "Bad-line rows".
+  // A parser_error row worded as docs/row-contract.md "Bad-line rows".
   void error(std::string text, const JsonRecord* rec = nullptr) const;
 };
 
@@ -63,9 +63,9 @@ struct ParseStats {
   std::optional<int64_t> first_ts;  // the `ts` of the first record whose ts is a time (task id time cross-check)
 };
 
-// A path a tool call recorded, resolved against the task's workspace (seed 001): a relative path joined to the
-// workspace with the workspace's own separator; nothing when the path is absolute or the task records no workspace
-// (the recorded path is then all there is).
+// A path a tool call recorded, resolved against the task's workspace (docs/row-contract.md "Workspace paths"): a
+// relative path joined to the workspace with the workspace's own separator; nothing when the path is absolute or the
+// task records no workspace (the recorded path is then all there is).
 std::optional<std::string> resolve_task_path(std::string_view recorded, const std::optional<std::string>& workspace);
 
 // Drives a top-level JSON array record by record and turns every framing problem into its parser_error row:

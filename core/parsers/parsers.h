@@ -11,7 +11,7 @@
 
 namespace roo {
 
-// packages/types/src/history.ts HistoryItem (roo-format.md §5). Absent fields stay absent.
+// packages/types/src/history.ts HistoryItem (docs/roo-format.md §5). Absent fields stay absent.
 struct HistoryItem {
   std::optional<std::string> id, root_task_id, parent_task_id, task, workspace, mode, api_config_name, status;
   std::optional<std::string> delegated_to_id, awaiting_child_id, completed_by_child_id;
@@ -28,13 +28,13 @@ std::optional<HistoryItem> parse_history_item_file(HashingStream& in, const Pars
 // The `task` row of a task, from its HistoryItem. known_from is "history_item", "index" or "global_state" (a legacy
 // taskHistory entry); the row is timed by <known_from>.ts. rec is the index
 // entry's position (none for a whole history_item.json, whose text is then given as document_text).
-// It is followed by the task's permission_mode row (seed 000 Mode) and its subtask_link rows; task_dirs (the task
+// It is followed by its permission_mode row (docs/row-contract.md "Mode") and subtask_link rows; task_dirs (the task
 // directories of the same root) says whether each linked task's directory is there.
 void emit_task_row(const HistoryItem& item, const ParseContext& ctx, const char* known_from, bool task_dir_present,
                    const JsonRecord* rec, const std::set<std::string>& task_dirs,
                    const std::string* document_text = nullptr);
 
-// The format of a task id and the time it embeds (roo-format.md §2.10): a UUIDv7's first 48 bits, or a 13-digit
+// The format of a task id and the time it embeds (docs/roo-format.md §2.10): a UUIDv7's first 48 bits, or a 13-digit
 // epoch-ms id of releases up to v3.1.5.
 struct TaskIdTime {
   std::string format;  // uuidv7 | uuidv4 | uuid | epoch_ms | other
@@ -42,7 +42,7 @@ struct TaskIdTime {
 };
 TaskIdTime task_id_time(std::string_view id);
 
-// tasks/_index.json: {version, updatedAt, entries: HistoryItem[]} (roo-format.md §2.9).
+// tasks/_index.json: {version, updatedAt, entries: HistoryItem[]} (docs/roo-format.md §2.9).
 struct IndexEntry {
   HistoryItem item;
   int64_t record_index = 0;  // position in entries[]; byte offsets are not tracked inside a whole-document parse
@@ -67,17 +67,17 @@ class ConversationTexts {
   std::set<std::string> digests_;
 };
 
-// api_conversation_history.json (or legacy claude_messages.json): the conversation (roo-format.md §3).
+// api_conversation_history.json (or legacy claude_messages.json): the conversation (docs/roo-format.md §3).
 // texts, when given, collects what ui records may be folded against.
 ParseStats parse_api_history(HashingStream& in, const ParseContext& ctx, ConversationTexts* texts = nullptr);
 
-// ui_messages.json (roo-format.md §2.3). A conversation record (prompt, prose, reasoning, feedback, completion)
+// ui_messages.json (docs/roo-format.md §2.3). A conversation record (prompt, prose, reasoning, feedback, completion)
 // whose text the api history also holds is the same fact and is folded (counted, not re-emitted); one the api
-// history lacks — e.g. the completion of a print-mode run that ended before its last api write (roo-format.md
+// history lacks — e.g. the completion of a print-mode run that ended before its last api write (docs/roo-format.md
 // §11 item 1) — becomes its own row. api_texts is null when the task has no readable api history.
 ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const ConversationTexts* api_texts);
 
-// task_metadata.json: files_in_context[] (roo-format.md §2.6).
+// task_metadata.json: files_in_context[] (docs/roo-format.md §2.6).
 ParseStats parse_task_metadata(HashingStream& in, const ParseContext& ctx);
 
 // An editor's extensions/extensions.json: one installation row per Roo Code entry, timed by
@@ -87,11 +87,11 @@ ParseStats parse_extensions_manifest(HashingStream& in, const ParseContext& ctx)
 // row, timed by the folder's creation time.
 void emit_extension_dir_row(const ParseContext& ctx);
 
-// tasks/<id>/command-output/cmd-<executionId>.txt (roo-format.md §2.7): one command_output row holding the whole
+// tasks/<id>/command-output/cmd-<executionId>.txt (docs/roo-format.md §2.7): one command_output row holding the whole
 // output, timed by the execution id (the ts of the command's ui ask).
 ParseStats parse_command_output(HashingStream& in, const ParseContext& ctx);
 
-// Envelope helpers (seed 001; roo-format.md §3.2, §4): the user's words inside <task>/<user_message>.
+// Envelope helpers (docs/roo-format.md §3.2, §4): the user's words inside <task>/<user_message>.
 std::string unwrap_user_text(std::string_view text);
 // The same, as a view into text.
 std::string_view unwrapped_user_text(std::string_view text);

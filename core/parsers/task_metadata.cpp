@@ -1,4 +1,4 @@
-// task_metadata.json: {files_in_context: FileMetadataEntry[]} (roo-format.md §2.6). Append-only, so it is a
+// task_metadata.json: {files_in_context: FileMetadataEntry[]} (docs/roo-format.md §2.6). Append-only, so it is a
 // file-access timeline: one file_context row per entry, timed by the date that belongs to its record_source.
 #include "core/parsers/parsers.h"
 

@@ -1,5 +1,5 @@
-// What a tool call and its result say (roo-format.md §3.3–§3.4, seed 001). Every function is a single forward pass
-// over its text or a walk over one parsed input, so hostile 64 KiB inputs stay linear; nothing recurses on the input.
+// What a tool call and its result say (docs/roo-format.md §3.3–§3.4, docs/row-contract.md "Edits and reads"). Each
+// function is one forward pass over its text or one walk over a parsed input: hostile 64 KiB inputs stay linear.
 #include "core/parsers/tool_semantics.h"
 
 #include <array>
@@ -106,7 +106,7 @@ bool leading_object(string_view text, rapidjson::Document& doc, string_view* res
 
 // ---- execute_command results ----
 
-// Texts of ExecuteCommandTool.ts (roo-format.md §3.4); the line numbers cite cb83656.
+// Texts of ExecuteCommandTool.ts (docs/roo-format.md §3.4); the line numbers cite cb83656.
 constexpr string_view kUnsuccessful = "Command execution was not successful, inspect the cause and adjust as needed.\n";
 constexpr string_view kExitCode = "Exit code: ";
 constexpr string_view kUndefinedCode = "<undefined, notify user>";
@@ -355,7 +355,7 @@ void parse_blocks(string_view diff, bool cline_markers, std::optional<int64_t> d
     const bool opens = m == "<<<<<<< SEARCH" || m == "<<<<<<< SEARCH>" || (cline_markers && m == "------- SEARCH");
     const bool closes = m == ">>>>>>> REPLACE" || (cline_markers && m == "+++++++ REPLACE");
     if (opens) {
-      // A block opened before this one never closed: it records nothing rather than a guess at its end (seed 001).
+      // A block opened before this one never closed: it records nothing rather than a guess at its end.
       if (state != State::idle) ++edit.unterminated_blocks;
       open_block();
       continue;
@@ -519,10 +519,10 @@ void old_new_string(const rapidjson::Value& input, std::vector<FileEdit>& out) {
 // search_and_replace before it became edit's alias (v3.35 native-tools/search_and_replace.ts): {path, search, replace,
 // use_regex?, ignore_case?, start_line?, end_line?} or {path, operations:[{search, replace, use_regex?, start_line?}]};
 // also the later {path, edits:[{old_string|search, new_string|replace}]} (NativeToolCallParser.ts). A regex is not
-// text the file held, so a use_regex operation records neither side (seed 001).
+// text the file held, so a use_regex operation records neither side (docs/row-contract.md "Edits and reads").
 void search_and_replace(const rapidjson::Value& input, std::vector<FileEdit>& out) {
   if (member(input, "file_path") || member(input, "old_string") || member(input, "new_string"))
-    return old_new_string(input, out);  // current Roo stores edit's arguments under the alias (seed 001, #4531)
+    return old_new_string(input, out);  // current Roo stores edit's arguments under the alias
   auto path = first_string(input, {"path", "file_path"});
   if (!path) return;
   FileEdit e = named(std::move(*path), "search_replace");
@@ -614,7 +614,7 @@ std::string one_range(const rapidjson::Value& r) {
 
 std::optional<std::string> line_ranges(const rapidjson::Value& entry) {
   const rapidjson::Value* v = member(entry, "line_ranges");
-  if (!v) v = member(entry, "lineRanges");  // the nativeArgs Roo stored (_legacyFormat), seed 001
+  if (!v) v = member(entry, "lineRanges");  // the nativeArgs Roo stored (_legacyFormat)
   if (!v) v = member(entry, "line_range");  // XML era: <line_range>1-50</line_range>
   if (!v) return std::nullopt;
   if (v->IsString() && v->GetStringLength() > 0) return std::string(v->GetString(), v->GetStringLength());

@@ -1,4 +1,4 @@
-// What a tool call and its result say, read out of their recorded text (roo-format.md §3.3–§3.4, seed 001).
+// What a tool call and its result say, read out of their recorded text (docs/roo-format.md §3.3–§3.4).
 // Pure functions on strings and RapidJSON values: no rows, no I/O. The transcript parsers turn their answers into
 // command / file_edit / file_read / permission_decision rows.
 #pragma once
@@ -14,7 +14,7 @@
 
 namespace roo::tools {
 
-// ---- execute_command results (roo-format.md §3.4, ExecuteCommandTool.ts; seed 001 exit codes) ----
+// ---- execute_command results (docs/roo-format.md §3.4, ExecuteCommandTool.ts; docs/row-contract.md "Exit codes") ----
 struct CommandOutcome {
   // exited | signal | exit_code_undefined | still_running | backgrounded | timeout | bad_cwd |
   // shell_integration_error | unrecognised, and two more: cancelled ("The command was cancelled by the user.",
@@ -34,7 +34,7 @@ struct CommandOutcome {
 // nullopt when the text is not an execute_command result at all (e.g. a denial JSON, which the caller handles).
 std::optional<CommandOutcome> parse_command_result(std::string_view text);
 
-// ---- Status JSON opening a tool result (roo-format.md §3.4, seed 000 Permission records) ----
+// ---- Status JSON opening a tool result (docs/roo-format.md §3.4; docs/row-contract.md "Permission rows") ----
 struct ResultStatus {
   std::string status;  // "denied" | "approved" | "error" | "guidance" | any other recorded value
   std::optional<std::string> message, feedback, error, type, path, suggestion;
@@ -59,7 +59,7 @@ struct SkippedTool {
 };
 std::optional<SkippedTool> parse_skipped_tool(std::string_view text);
 
-// ---- Edits (seed 001; roo-format.md §3.3) ----
+// ---- Edits (docs/roo-format.md §3.3; docs/row-contract.md "Edits and reads") ----
 struct EditHunk {
   std::optional<std::string> old_text;  // replaced side, when the call records it
   std::optional<std::string> new_text;  // written side

@@ -1,5 +1,5 @@
-// What the texts of a transcript are: the user's words, or what the client wrote around them (roo-format.md §3.2,
-// §3.4, §4; seed 001 for the XML era). Pure functions on strings.
+// What the texts of a transcript are: the user's words, or what the client wrote around them (docs/roo-format.md §3.2,
+// §3.4, §4; docs/row-contract.md "XML-era tool calls"). Pure functions on strings.
 //
 // Every scan moves forward and each search starts where the previous one ended, so the work is linear in the text:
 // transcripts hold messages of megabytes and the fuzzers feed 64 KiB of hostile bytes. The XML reader nests at most
@@ -42,7 +42,7 @@ std::string_view ltrim(std::string_view s) {
 }
 
 // One line end ("\n" or "\r\n") removed at each side: Roo writes its envelopes as "<tag>\n…\n</tag>" and what is
-// inside (a file's content, a diff, the user's feedback) keeps all its other whitespace (roo-format.md §4).
+// inside (a file's content, a diff, the user's feedback) keeps all its other whitespace (docs/roo-format.md §4).
 std::string_view strip_one_eol(std::string_view s) {
   if (starts_with(s, "\r\n")) {
     s.remove_prefix(2);
@@ -66,7 +66,7 @@ std::string_view strip_one_newline(std::string_view s) {
 
 // The same unwrapping as roo::unwrap_user_text (api_history.cpp), kept here so this module stays free of the row
 // machinery: "<task>\n…\n</task>" (first prompt before v3.42.0) or "<user_message>\n…\n</user_message>" when the
-// trimmed text opens with the tag and ends with its close; otherwise the text as recorded (roo-format.md §3.2, §4).
+// trimmed text opens with the tag and ends with its close; else the text as recorded (docs/roo-format.md §3.2, §4).
 std::string unwrap_envelope(std::string_view text) {
   std::string_view t = trim(text);
   for (auto [open, close] :
@@ -147,7 +147,7 @@ std::optional<std::string> tag_body(std::string_view s, std::string_view open, s
   return std::string(trim(s.substr(a + open.size(), b - a - open.size())));
 }
 
-// ---- XML-era tool calls (roo-format.md §4) ----
+// ---- XML-era tool calls (docs/roo-format.md §4) ----
 
 // Tool names of the XML protocol and later aliases the model may write as tags (v3.25 src/shared/tools.ts; §3.3).
 constexpr std::array<std::string_view, 24> kXmlTools = {
@@ -630,7 +630,7 @@ std::optional<EnvironmentDetails> parse_environment_details(std::string_view tex
   size_t close = body.rfind(kClose);
   if (close != npos) body = body.substr(0, close);
 
-  // Sections run from a "# " heading to the next (getEnvironmentDetails.ts, roo-format.md §3.4). The last of each
+  // Sections run from a "# " heading to the next (getEnvironmentDetails.ts, docs/roo-format.md §3.4). The last of each
   // wins: only terminal output, which comes before them, can hold a stray heading; unknown sections are skipped.
   enum Section { kNone, kTime, kCost, kMode, kOther };
   std::string_view sections[kOther];
@@ -688,7 +688,7 @@ UserText classify_user_text(std::string_view text) {
   std::string_view t = ltrim(text);
   // Client-written texts first, by their fixed openings; whatever is left is the user's words.
   if (starts_with(t, "<environment_details>")) {
-    out.kind = UserTextKind::environment_details;  // roo-format.md §3.2: its own, last block of each user turn
+    out.kind = UserTextKind::environment_details;  // docs/roo-format.md §3.2: its own, last block of each user turn
     out.text = std::string(text);
     return out;
   }
@@ -728,7 +728,7 @@ std::optional<XmlToolCall> first_xml_tool_call(std::string_view text) {
   size_t pos = 0;
   for (size_t lt = text.find('<'); lt != npos; lt = text.find('<', pos)) {
     if (text.compare(lt, kThink.size(), kThink) == 0) {
-      // What the model thought is not a call (seed 001); an unclosed thinking block runs to the end.
+      // What the model thought is not a call; an unclosed thinking block runs to the end.
       size_t end = text.find(kThinkEnd, lt + kThink.size());
       if (end == npos) return std::nullopt;
       pos = end + kThinkEnd.size();
@@ -738,7 +738,7 @@ std::optional<XmlToolCall> first_xml_tool_call(std::string_view text) {
     while (p < text.size() && is_ident_char(text[p])) ++p;
     std::string_view name = text.substr(lt + 1, p - lt - 1);
     if (p < text.size() && text[p] == '>' && known_tool(name)) {
-      // Only the first call counts: the client ran no other (seed 001; presentAssistantMessage.ts:236-256).
+      // Only the first call counts: the client ran no other (presentAssistantMessage.ts:236-256).
       XmlToolCall call;
       call.name = std::string(name);
       call.begin = lt;
@@ -772,7 +772,7 @@ std::vector<std::string> thinking_blocks(std::string_view text) {
 }
 
 std::optional<XmlDecision> parse_xml_decision(std::string_view result_text) {
-  // v3.25 responses.ts:8-16 (roo-format.md §4). The longer sentences are tried before their prefix.
+  // v3.25 responses.ts:8-16 (docs/roo-format.md §4). The longer sentences are tried before their prefix.
   constexpr std::string_view kDeniedFb = "The user denied this operation and provided the following feedback:";
   constexpr std::string_view kApprovedFb = "The user approved this operation and provided the following context:";
   constexpr std::string_view kDenied = "The user denied this operation.";

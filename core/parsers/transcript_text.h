@@ -1,6 +1,6 @@
 // What the texts of a transcript are: the user's words, or what the client wrote around them
 // (<environment_details>, retry prompts, resumption notices, XML-era tool calls and results, subtask injections).
-// Pure functions on strings: no rows, no I/O (roo-format.md §3.2, §3.4, §4; seed 001 XML era).
+// Pure functions on strings: no rows, no I/O (docs/roo-format.md §3.2, §3.4, §4; docs/row-contract.md).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 namespace roo::transcript {
 
-// ---- <environment_details> (getEnvironmentDetails.ts; roo-format.md §3.4) ----
+// ---- <environment_details> (getEnvironmentDetails.ts; docs/roo-format.md §3.4) ----
 struct EnvironmentDetails {
   std::optional<std::string> current_time;    // as recorded: "2026-03-10T09:15:02.123Z" (or the older local form)
   std::optional<int64_t> current_time_ms;     // the same, as epoch ms, only when it parses unambiguously as UTC
@@ -50,7 +50,7 @@ UserText classify_user_text(std::string_view text);
 // The subtask id when classify_user_text would find text a subtask_completed one, without copying the rest of it.
 std::optional<std::string> completed_subtask_id(std::string_view text);
 
-// ---- XML-era tool calls (roo-format.md §4; seed 001: only the first call of a message counts) ----
+// ---- XML-era tool calls (docs/roo-format.md §4; only the first call of a message counts: docs/row-contract.md) ----
 struct XmlToolCall {
   std::string name;         // a known tool name, e.g. "execute_command"
   std::string input_json;   // the parameters as a compact JSON object of strings, e.g. {"command":"ls","cwd":"/x"};

@@ -1,4 +1,4 @@
-// ui_messages.json: ClineMessage[] (roo-format.md §2.3). The UI-only facts (API requests with usage, approval
+// ui_messages.json: ClineMessage[] (docs/roo-format.md §2.3). The UI-only facts (API requests with usage, approval
 // asks, checkpoints, errors, condensations …) come from here; its conversation records, command lines and
 // questions are the api history's facts again and are folded when the api history holds them.
 #include <rapidjson/document.h>
@@ -12,7 +12,7 @@ namespace {
 
 using Kind = ConversationTexts::Kind;
 
-// ClineApiReqInfo inside say:"api_req_started" text (roo-format.md §2.3). Only recorded values are set.
+// ClineApiReqInfo inside say:"api_req_started" text (docs/roo-format.md §2.3). Only recorded values are set.
 void add_usage(Row& r, const rapidjson::Value& info) {
   r.set_opt("tokens_in", get_int(info, "tokensIn"))
       .set_opt("tokens_out", get_int(info, "tokensOut"))
@@ -152,7 +152,7 @@ class UiMessagesParser {
     emit(std::move(r));
   }
 
-  // seed 000 Permission rows; seed 002: an ask records a request, and only isAnswered:true says it was approved.
+  // docs/row-contract.md "Permission rows": an ask records a request; only isAnswered:true says it was approved.
   void approval_ask(const std::string& ask, const rapidjson::Value& m) {
     Row r = row("approval_request");
     r.text = text_;

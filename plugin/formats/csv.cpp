@@ -174,7 +174,7 @@ class RowsCsvWriter : public CountingWriter {
   const DisplayZone& zone_;
 };
 
-// l2t.csv in time order, as plaso's psort writes l2tcsv (issue 6), rows of the same time in rows.jsonl's order.
+// l2t.csv in time order, as plaso's psort writes l2tcsv, rows of the same time in rows.jsonl's order.
 // Memory stays small whatever the rows hold: each line goes to a spill file beside the output as it comes, and only
 // (time, offset, length) is kept per line (24 bytes; 127k rows need about 3 MB, not the hundreds of MB their text
 // takes). finish() sorts those and copies the lines into l2t.csv in that order.

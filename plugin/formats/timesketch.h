@@ -1,4 +1,4 @@
-// timeline.jsonl: one Timesketch event per timed row (reference/tsk.md §3.2; Timesketch "Create timeline from
+// timeline.jsonl: one Timesketch event per timed row (docs/output-formats.md; Timesketch "Create timeline from
 // JSON/JSONL/CSV file"). Timesketch needs message, datetime and timestamp_desc; an untimed row has no datetime and
 // is left out (counted in report.json), as a time is never made up.
 #pragma once

@@ -15,7 +15,7 @@ Layout (full scale, defaults):
   - home/bench/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/<uuidv7>/ x 1,000 tasks with
     ui_messages.json, api_conversation_history.json, history_item.json, task_metadata.json (when a file was
     touched), and tasks/_index.json. Compact JSON as safeWriteJson writes it: no spaces, non-ASCII unescaped,
-    no trailing newline (roo-format.md 2.2).
+    no trailing newline (docs/roo-format.md §2.2).
   - one of those tasks ("the big task") has a ui_messages.json >= 200 MiB: thousands of command runs whose
     say:command_output records hold 50-200 KB of output each, amid the usual mix of records.
 """
@@ -397,7 +397,7 @@ def simulate_task(rng, pools, task_id, start_ts, workspace, n_turns, big_output_
     if parent:
         item = {"id": task_id, "rootTaskId": parent, "parentTaskId": parent, **{k: v for k, v in item.items() if k != "id"},
                 "status": "completed"}
-    # Older entries for a path become stale (roo-format.md 2.6).
+    # Older entries for a path become stale (docs/roo-format.md §2.6).
     seen = set()
     for e in reversed(fic):
         if e["path"] in seen:
@@ -592,7 +592,7 @@ def main():
         with open(os.path.join(d, "history_item.json"), "w", encoding="utf-8") as f:
             f.write(dumps(item))
         roo_files.append((os.path.join(ROO_TASKS, tid, "history_item.json"), os.path.getsize(os.path.join(d, "history_item.json"))))
-        if rng.random() < 0.05:  # a surviving command-output artifact (roo-format.md 11.3): not JSON, not parsed
+        if rng.random() < 0.05:  # a surviving command-output artifact (docs/roo-format.md §11 item 3): not JSON, not parsed
             os.makedirs(os.path.join(d, "command-output"))
             with open(os.path.join(d, "command-output", "cmd-%d.txt" % last_t), "w", encoding="utf-8") as f:
                 f.write(make_output(rng, pools, rng.randint(11_000, 80_000)))

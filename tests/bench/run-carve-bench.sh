@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# roo-ingest --deep carving benchmark (issue 5, "Carving"): builds a ≥ 1 GiB ext4 image whose space is mostly
+# The --deep carving benchmark (docs/row-contract.md "Carved records"): builds a ≥ 1 GiB ext4 image whose space is mostly
 # unallocated and holds Roo records among filler, and prints, measured side by side in one run on the same image:
 #   1. carving throughput ÷ `blkls` throughput, with 1 and with 2 carving threads   (targets ≥ 0.9 and ≥ 1.5)
 #   2. roo-ingest --deep peak RSS                                                    (target ≤ 128 MiB)

@@ -1,5 +1,5 @@
-// core/carve: bytes in, carved records and rows out (issue 5, "Carving"). Every input is literal bytes; every
-// expected offset is found in those bytes by a plain search, never taken from the carver.
+// core/carve: bytes in, carved records and rows out (docs/row-contract.md "Carved records"). Every input is literal
+// bytes; every expected offset is found in those bytes by a plain search, never taken from the carver.
 #include "core/carve.h"
 
 #include <gtest/gtest.h>
@@ -59,7 +59,7 @@ TEST(Carver, FindsRecordsInJunkAtTheirImageOffsets) {
   EXPECT_EQ(found[2].kind, CarvedKind::history_item);
 }
 
-// A record may straddle two reads of the same run (issue 5: "records may straddle two reads"): every cut gives the
+// A record may straddle two reads of the same run: every cut gives the
 // same records as one read.
 TEST(Carver, StraddlingReadsGiveTheSameRecords) {
   const std::string bytes = filler(100, 4) + "[" + kUi1 + "," + kUi2 + "," + kUi3 + "]" + filler(40, 5) + "[" + kApi1 +
@@ -217,7 +217,7 @@ struct EmitHarness {
   }
 };
 
-// Issue 5: "attribute each to a task by … the neighbouring records" and "fold records identical to allocated ones".
+// A carved record is attributed to a task by its neighbouring records, and one identical to a record read is folded.
 TEST(CarvedRecordEmitter, FoldsKnownRecordsAndAttributesTheirNeighbours) {
   EmitHarness h;
   TaskIdentity t{"vscode", "hana", "019df88b-e58a-7b13-8d2c-6e0f4a9b1c72", {}, {}, "/home/hana/proj"};
@@ -372,7 +372,7 @@ TEST(CarvedRecordEmitter, ApiRecordsOfOneArrayAreReadTogether) {
   EXPECT_TRUE(command);
 }
 
-// issue 5 (also_in for carved folds): a known file's values get the record_index its rows carry: an array's
+// also_in for carved folds: a known file's values get the record_index its rows carry: an array's
 // top-level records by position while they follow one another, a lone object (history_item.json) the whole file,
 // nested values and records after a break in the array none.
 TEST(RecordPlaces, RecordIndexOfEachValueOfAKnownFile) {

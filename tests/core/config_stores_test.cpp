@@ -1,6 +1,6 @@
-// Settings, permission and credential stores on literal bytes. Inputs are seed 000's Fixtures records where the seed
-// has one; expected texts are written from seed 000 ("Permission rows", "Sync, relay and origin rows", "Past-use rows
-// and secondary sources", "Bad-line rows") and roo-format.md §6-§8, never produced by the code under test.
+// Settings, permission and credential stores on literal bytes in Roo's shapes. Expected texts are written from
+// docs/row-contract.md ("Permission rows", "Sync, relay and origin rows", "Past-use rows and secondary sources",
+// "Bad-line rows") and docs/roo-format.md §6-§8, never produced by the code under test.
 #include "core/parsers/config_stores.h"
 
 #include <gtest/gtest.h>
@@ -48,7 +48,7 @@ void expect_no_secret(const CapturedRows& rows, std::initializer_list<const char
 // --- global-state.json ----------------------------------------------------------------------------------------
 
 const char* kGsPath = "/home/u/.vscode-mock/global-storage/global-state.json";
-// Seed 000 Fixtures, global-state.json, verbatim.
+// A CLI global-state.json: permission keys, command lists (also as the roo-cline.* setting) and both cloud caches.
 const char* kGlobalStateFixture =
     R"({"autoApprovalEnabled":true,"alwaysAllowReadOnly":true,"allowedCommands":["git status","npm test"],"deniedCommands":["rm -rf"],"mode":"architect","roo-cline.allowedCommands":["git status"],"user-settings":{"features":{},"settings":{"taskSyncEnabled":true},"version":3},"organization-settings":{"version":1,"cloudSettings":{"recordTaskMessages":true,"enableTaskSharing":false},"defaultSettings":{},"allowList":{"allowAll":true,"providers":{}}}})";
 
@@ -108,7 +108,7 @@ TEST(GlobalState, StateVscdbRowNamesTheDatabaseAndTheKey) {
   EXPECT_EQ(h.rows.str(2, "setting_source"), where);
 }
 
-// Seed 000 Sync: "unset (defaults to true) when the cache has no such key"; no cache, no sync row.
+// "Sync, relay and origin rows": unset (defaults to true) when the cache lacks the key; no cache, no sync row.
 TEST(GlobalState, TaskSyncUnsetWhenTheCacheLacksTheKey) {
   StoreHarness h;
   run(h, "global-state.json", kGsPath,
@@ -182,7 +182,7 @@ TEST(GlobalState, CredentialsAreNamedNeverShown) {
 // --- workspace-state.json -------------------------------------------------------------------------------------
 
 const char* kWsPath = "/home/u/.vscode-mock/workspace-storage/3f2a/workspace-state.json";
-// Seed 000 Fixtures, workspace-state.json, verbatim.
+// A CLI workspace-state.json holding one queued Roo Code Cloud upload of a task message (docs/roo-format.md §7.2).
 const char* kWorkspaceStateFixture =
     R"({"roo.retryQueue":[{"id":"1760000000500-abc123def","url":"https://app.roocode.com/api/events","options":{"method":"POST","body":"{\"type\":\"Task Message\",\"properties\":{\"taskId\":\"8f1c2b7e-1\",\"message\":{}}}","headers":{"Authorization":"Bearer <token>","Content-Type":"application/json"}},"timestamp":1760000000500,"retryCount":2,"type":"telemetry","lastError":"fetch failed"}]})";
 
@@ -241,7 +241,7 @@ const char* kMcpPath = "/home/u/.config/Code/User/globalStorage/rooveterinaryinc
 
 TEST(McpSettings, SeedFixtureGivesAlwaysAllowRowsAndNamesTheEnvKey) {
   StoreHarness h;
-  // Seed 000 Fixtures, settings/mcp_settings.json, verbatim.
+  // A settings/mcp_settings.json with one stdio server, an env secret and two always-allowed tools.
   run(h, "mcp_settings.json", kMcpPath,
       R"({"mcpServers":{"github":{"command":"npx","env":{"GITHUB_TOKEN":"<token>"},"alwaysAllow":["list_issues","get_issue"]}}})",
       parse_mcp_settings);
@@ -362,7 +362,7 @@ TEST(McpSettings, OrdinaryArgsAreKeptAsWritten) {
   EXPECT_EQ(h.rows.str(0, "url"), "https://mcp.example/mcp?team=core&keyboard=1");
 }
 
-// Seed 000 Bad-line rows: a store that is not a JSON object is one row. Roo reads these files with JSON.parse, so a
+// "Bad-line rows": a store that is not a JSON object is one row. Roo reads these files with JSON.parse, so a
 // hand edit with a comment is not JSON either.
 TEST(McpSettings, NotAJsonObjectIsOneRow) {
   StoreHarness h;
@@ -394,7 +394,7 @@ TEST(ConfigStores, EveryStoreThatIsNotAnObjectGivesItsRow) {
 TEST(CliSettings, SeedFixtureGivesPermissionAndCliSettingRows) {
   StoreHarness h;
   const std::string path = "/home/u/.roo/cli-settings.json";
-  // Seed 000 Fixtures, .roo/cli-settings.json, verbatim.
+  // A ~/.roo/cli-settings.json with a mode, a provider and requireApproval.
   run(h, "cli-settings.json", path, R"({"mode":"code","provider":"anthropic","requireApproval":true})",
       parse_cli_settings);
   ASSERT_EQ(h.rows.rows.size(), 3u);
@@ -461,7 +461,7 @@ TEST(CliCredentials, UnreadableCreatedAtFallsBackToMtime) {
 // --- ~/.vscode-mock/global-storage/secrets.json -------------------------------------------------------------
 
 const char* kSecretsPath = "/home/u/.vscode-mock/global-storage/secrets.json";
-// roo-format.md §8 / §10: the provider profiles are a JSON string holding JSON.
+// docs/roo-format.md §8, §10: the provider profiles are a JSON string holding JSON.
 const char* kSecrets =
     R"({"openRouterApiKey":"sk-test-SECRET-1","roo_cline_config_api_config":"{\n  \"currentApiConfigName\": \"default\",\n  \"apiConfigs\": {\"default\": {\"id\": \"k3v9q2m7x1p4z\", \"apiProvider\": \"openrouter\", \"openRouterApiKey\": \"sk-or-PLANTED-2\", \"openRouterModelId\": \"anthropic/claude-sonnet-4.5\", \"openAiHeaders\": {\"Authorization\": \"Bearer hdr-PLANTED-3\"}},)"
     R"( \"work\": {\"id\": \"abc\", \"apiProvider\": \"anthropic\", \"apiKey\": \"sk-ant-PLANTED-4\", \"apiModelId\": \"claude-sonnet-4-5\", \"awsUseApiKey\": true}},\n  \"modeApiConfigs\": {\"code\": \"k3v9q2m7x1p4z\"}\n}",)"
@@ -522,7 +522,7 @@ std::vector<std::string> texts(const CliHistory& hist) {
 
 TEST(CliHistory, EntriesAreUserRowsWithoutTime) {
   StoreHarness h;
-  // roo-format.md §6: tab-indented {"version":1,"entries":[…]}, oldest first.
+  // docs/roo-format.md §6: tab-indented {"version":1,"entries":[…]}, oldest first.
   CliHistory hist = run(h, "cli-history.json", kHistPath,
                         "{\n\t\"version\": 1,\n\t\"entries\": [\n\t\t\"explain the project layout\",\n\t\t\"/new\"\n\t]\n}",
                         parse_cli_history);
@@ -541,8 +541,8 @@ TEST(CliHistory, EntriesAreUserRowsWithoutTime) {
   EXPECT_EQ(h.rows.src(1)["record_index"].GetInt(), 1);
 }
 
-// Seed 000 Bad-line rows: "A cli-history.json cut mid-write yields the entries before the cut and one system row for
-// the cut".
+// "Bad-line rows": a cli-history.json cut mid-write gives the entries before the cut and one system row for the
+// cut.
 TEST(CliHistory, CutFileKeepsTheEntriesBeforeTheCut) {
   StoreHarness h;
   CliHistory hist = run(h, "cli-history.json", kHistPath,

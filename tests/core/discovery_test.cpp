@@ -53,7 +53,7 @@ TEST(Discovery, UnreadableHistoryItemFallsBackToTheIndexEntry) {
   fs::remove_all(dir);
 }
 
-// roo-format.md §1.2: roo-cline.customStoragePath in the editor's settings.json (JSONC) moves the tasks; discovery
+// docs/roo-format.md §1.2: roo-cline.customStoragePath in the editor's settings.json (JSONC) moves the tasks; discovery
 // follows it on the same file system and says so. A Windows drive letter is dropped to look the path up.
 TEST(Discovery, CustomStoragePathIsFollowed_roo_format_1_2) {
   char dir[] = "/tmp/roo-disc-XXXXXX";
@@ -116,8 +116,8 @@ TEST(Discovery, InstalledExtensionGivesInstallationRows) {
   fs::remove_all(dir);
 }
 
-// roo-format.md §1.3, §6; seed 000 Scratch directories: the CLI's machine id, ~/.roo's rules, commands and skills
-// (names and times, never their text) and its worktrees (scratch checkouts).
+// docs/roo-format.md §1.3, §6; docs/row-contract.md "Scratch directories": the CLI's machine id, ~/.roo's rules,
+// commands and skills (names and times, never their text) and its worktrees (scratch checkouts).
 TEST(Discovery, RooHomeInventoryNamesEntriesWithoutReadingThem) {
   char dir[] = "/tmp/roo-disc-XXXXXX";
   ASSERT_TRUE(mkdtemp(dir));
@@ -143,16 +143,16 @@ TEST(Discovery, RooHomeInventoryNamesEntriesWithoutReadingThem) {
   for (const std::string& line : rows.lines) EXPECT_EQ(line.find("SECRET-RULE-TEXT"), std::string::npos);
   EXPECT_EQ(rows.str(4, "classification"), "scratch");
   // The machine id is the CLI's alone; ~/.roo's rules, commands and worktrees are read by the extension in every
-  // editor and by the CLI (roo-format.md §6), so no one surface: `shared` (issue 4, lead's gap 1).
+  // editor and by the CLI (docs/roo-format.md §6), so no one surface: `shared`.
   EXPECT_EQ(rows.str(0, "surface"), "cli");
   for (size_t i = 1; i < rows.rows.size(); ++i) EXPECT_EQ(rows.str(i, "surface"), "shared") << i;
   EXPECT_EQ(rows.rows[1]["size_bytes"].GetInt(), 33);  // printf %s "Always use tabs. SECRET-RULE-TEXT" | wc -c
   fs::remove_all(dir);
 }
 
-// seed 000 Permission rows: a project's .roo/mcp.json gives mcpServers.<name>.alwaysAllow rows that carry the
-// project; the project is found through the workspace a task of the home names.
-TEST(Discovery, ProjectMcpJsonOfAWorkspaceSeen_seed000) {
+// docs/row-contract.md "Permission rows": a project's .roo/mcp.json gives mcpServers.<name>.alwaysAllow rows that
+// carry the project; the project is found through the workspace a task of the home names.
+TEST(Discovery, ProjectMcpJsonOfAWorkspaceSeen_row_contract) {
   char dir[] = "/tmp/roo-disc-XXXXXX";
   ASSERT_TRUE(mkdtemp(dir));
   const fs::path tasks = fs::path(dir) / "home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
@@ -219,7 +219,7 @@ TEST(Discovery, ProfileStateRowsNameTheirProfile) {
   fs::remove_all(dir);
 }
 
-// Issue 4 "Hosts and roots", roo-format.md §1.1: every VS Code-family host's user-data dir on Windows, macOS and
+// docs/roo-format.md §1.1: every VS Code-family host's user-data dir on Windows, macOS and
 // Linux, the remote server dirs, and the nightly extension's own folder, each found with its surface and the home's
 // owner. One task per root, named after where it is, so a root read twice or under the wrong surface shows.
 TEST(Discovery, EveryHostOnEveryOs_roo_format_1_1) {
@@ -267,11 +267,11 @@ TEST(Discovery, EveryHostOnEveryOs_roo_format_1_1) {
   fs::remove_all(dir);
 }
 
-// Issue 4 (lead's gap 3), roo-format.md §1.1: VS Code keeps every profile's secrets in application scope, the
+// docs/roo-format.md §1.1: VS Code keeps every profile's secrets in application scope, the
 // default profile's User/globalStorage/state.vscdb; a profile's database holds its own memento only. Each secret://
 // row of the evidence is one credential_present row of the database it is in: none lost, none repeated for the
 // profiles. A secret met in a profile's database (an older or altered install) is still reported, there.
-TEST(Discovery, SecretsAreReportedOnceWhereVsCodeKeepsThem_issue4) {
+TEST(Discovery, SecretsAreReportedOnceWhereVsCodeKeepsThem) {
   char dir[] = "/tmp/roo-disc-XXXXXX";
   ASSERT_TRUE(mkdtemp(dir));
   const fs::path user = fs::path(dir) / "home/u/.config/Code/User";
@@ -329,9 +329,9 @@ TEST(Discovery, SecretsAreReportedOnceWhereVsCodeKeepsThem_issue4) {
   fs::remove_all(dir);
 }
 
-// Issue 4 (nothing lost): a secret the -wal deleted (a sign-out not yet checkpointed) is still in the main file's
+// Nothing lost: a secret the -wal deleted (a sign-out not yet checkpointed) is still in the main file's
 // bytes; it is reported once, marked, after the live ones. The pair is made in WAL mode and copied while open.
-TEST(Discovery, SecretDeletedInTheWalIsStillReported_issue4) {
+TEST(Discovery, SecretDeletedInTheWalIsStillReported) {
   char dir[] = "/tmp/roo-disc-XXXXXX", made[] = "/tmp/roo-wal-XXXXXX", scratch[] = "/tmp/roo-scratch-XXXXXX";
   ASSERT_TRUE(mkdtemp(dir) && mkdtemp(made) && mkdtemp(scratch));
   const fs::path db_path = fs::path(made) / "state.vscdb";
@@ -377,7 +377,7 @@ TEST(Discovery, SecretDeletedInTheWalIsStillReported_issue4) {
   fs::remove_all(scratch);
 }
 
-// roo-format.md §1.2: a custom storage path on another volume (D:) is not on the settings' own file system; the
+// docs/roo-format.md §1.2: a custom storage path on another volume (D:) is not on the settings' own file system; the
 // scan records it as not found here, and the second file system, asked for it, reads its tasks.
 TEST(Discovery, CustomStoragePathOnAnotherFileSystem_roo_format_1_2) {
   char a[] = "/tmp/roo-disc-XXXXXX", b[] = "/tmp/roo-disc-XXXXXX";
@@ -395,7 +395,7 @@ TEST(Discovery, CustomStoragePathOnAnotherFileSystem_roo_format_1_2) {
   EXPECT_EQ(wanted.recorded_path, "D:\\RooData");
   EXPECT_EQ(wanted.user, std::optional<std::string>("bob"));
   ASSERT_EQ(rows.rows.size(), 1u);  // the host_setting row only: no tasks on this file system
-  // True of this file system only, and it says the path is looked for on the others (issue 4, lead's gap 2).
+  // True of this file system only, and it says the path is looked for on the others.
   EXPECT_EQ(rows.str(0, "resolution"),
             "not on this file system; looked for on the evidence's other file systems (report.json "
             "custom_storage_path_resolution)");
@@ -419,7 +419,7 @@ TEST(Discovery, CustomStoragePathOnAnotherFileSystem_roo_format_1_2) {
   fs::remove_all(b);
 }
 
-// Issue 4, roo-format.md §1.2: with a customStoragePath set, a task's files are in the custom root but its
+// docs/roo-format.md §1.2: with a customStoragePath set, a task's files are in the custom root but its
 // checkpoint repository stays in the default globalStorage root. The default root's directory holds only
 // checkpoints/: it gives one checkpoint_repo row with the task's id as session, and no second task row.
 TEST(Discovery, CheckpointsLeftInTheDefaultRootJoinTheTask_roo_format_1_2) {
@@ -455,9 +455,9 @@ TEST(Discovery, CheckpointsLeftInTheDefaultRootJoinTheTask_roo_format_1_2) {
   fs::remove_all(dir);
 }
 
-// roo-format.md §1.3: the CLI keeps roo-cline.customStoragePath in its global-state.json; seed 000 Scratch
-// directories: a task whose workspace is in ~/.roo/worktrees ran in a scratch checkout.
-TEST(Discovery, CliCustomStoragePathAndScratchWorkspace_roo_format_1_3_seed000) {
+// docs/roo-format.md §1.3: the CLI keeps roo-cline.customStoragePath in its global-state.json; docs/row-contract.md
+// "Scratch directories": a task whose workspace is in ~/.roo/worktrees ran in a scratch checkout.
+TEST(Discovery, CliCustomStoragePathAndScratchWorkspace_roo_format_1_3_row_contract) {
   char dir[] = "/tmp/roo-disc-XXXXXX";
   ASSERT_TRUE(mkdtemp(dir));
   write(fs::path(dir) / "home/erin/.vscode-mock/global-storage/global-state.json",
@@ -511,7 +511,7 @@ TEST(Discovery, StateDatabasesWithoutRooAreNotOpened) {
   fs::remove_all(dir);
 }
 
-// roo-format.md §1.4: roo-cli-<13-digit ms>-<1 to 9 of [0-9a-z]>.
+// docs/roo-format.md §1.4: roo-cli-<13-digit ms>-<1 to 9 of [0-9a-z]>.
 TEST(Catalog, EphemeralDirNames_roo_format_1_4) {
   EXPECT_EQ(ephemeral_dir_time("roo-cli-1760000000000-abc123xyz"), 1760000000000);
   EXPECT_EQ(ephemeral_dir_time("roo-cli-1760000000000-a"), 1760000000000);
@@ -522,7 +522,7 @@ TEST(Catalog, EphemeralDirNames_roo_format_1_4) {
   EXPECT_FALSE(ephemeral_dir_time("roo-cli-1760000000000_abc"));
 }
 
-// roo-format.md §2.2: safeWriteJson's .<file>.new_<ms>_<rand36>.tmp and .<file>.bak_<ms>_<rand36>.tmp.
+// docs/roo-format.md §2.2: safeWriteJson's .<file>.new_<ms>_<rand36>.tmp and .<file>.bak_<ms>_<rand36>.tmp.
 TEST(Catalog, SafeWriteJsonTempNames_roo_format_2_2) {
   auto t = parse_temp_file_name(".ui_messages.json.new_1760000000000_k3j9x2ab1c.tmp");
   ASSERT_TRUE(t);
@@ -568,10 +568,10 @@ class DeletingView : public FileSystemView {
   std::set<std::string> deleted_, reallocated_;
 };
 
-// Issue 5: deleted task dirs and files are parsed with recovery "deleted"; temp files of safeWriteJson are versions
+// Deleted task dirs and files are parsed with recovery "deleted"; temp files of safeWriteJson are versions
 // (a temp_file row timed by the name, then the file's rows as temp_leftover); a lock directory and deleted names that
 // are not read get their own rows; a roo --ephemeral dir in /tmp is a CLI root of surface cli-ephemeral.
-TEST(Discovery, DeletedTempAndEphemeralEntries_issue5_roo_format_1_4_2_2) {
+TEST(Discovery, DeletedTempAndEphemeralEntries_roo_format_1_4_2_2) {
   char dir[] = "/tmp/roo-disc-XXXXXX";
   ASSERT_TRUE(mkdtemp(dir));
   const std::string tasks = "/home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
@@ -640,10 +640,10 @@ TEST(Discovery, DeletedTempAndEphemeralEntries_issue5_roo_format_1_4_2_2) {
   fs::remove_all(dir);
 }
 
-// issue 5: a temp copy of tasks/_index.json is read as a version of the index. Its entry identical in bytes to the
+// A temp copy of tasks/_index.json is read as a version of the index. Its entry identical in bytes to the
 // index's folds (the index's row of it names the copy in also_in); its other entry, a task the index no longer lists,
 // gives that task's row with the copy as source.
-TEST(Discovery, IndexTempCopyIsReadAsAVersion_issue5_roo_format_2_2) {
+TEST(Discovery, IndexTempCopyIsReadAsAVersion_roo_format_2_2) {
   char dir[] = "/tmp/roo-idx-XXXXXX";
   ASSERT_TRUE(mkdtemp(dir));
   const std::string tasks = "/home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
@@ -682,11 +682,11 @@ TEST(Discovery, IndexTempCopyIsReadAsAVersion_issue5_roo_format_2_2) {
   fs::remove_all(dir);
 }
 
-// issue 5 (gap: a deleted child counted as present): a subtask link to a task whose directory is there only as a
+// A deleted child is not counted as present: a subtask link to a task whose directory is there only as a
 // deleted name has linked_task_dir_present false and linked_task_dir_deleted true, from the HistoryItem's childIds and
 // from a "Subtask <id> completed" result alike; a link to a live directory is present and has no
 // linked_task_dir_deleted; a link to a directory that is not there at all has neither.
-TEST(Discovery, SubtaskLinkToDeletedTaskDir_issue5) {
+TEST(Discovery, SubtaskLinkToDeletedTaskDir) {
   char dir[] = "/tmp/roo-link-XXXXXX";
   ASSERT_TRUE(mkdtemp(dir));
   const std::string tasks = "/home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
@@ -723,9 +723,9 @@ TEST(Discovery, SubtaskLinkToDeletedTaskDir_issue5) {
   fs::remove_all(dir);
 }
 
-// issue 5 --deep: an orphan's kind from its name (NTFS and FAT keep one) — the task files, _index.json and their
-// safeWriteJson temp names (roo-format.md §2.2) — and nothing else.
-TEST(Orphans, KindByName_issue5) {
+// --deep: an orphan's kind from its name (NTFS and FAT keep one) — the task files, _index.json and their
+// safeWriteJson temp names (docs/roo-format.md §2.2) — and nothing else.
+TEST(Orphans, KindByName) {
   auto k = orphan_kind_by_name("ui_messages.json");
   ASSERT_TRUE(k);
   EXPECT_EQ(k->kind, TaskFileKind::ui_messages);
@@ -745,16 +745,16 @@ TEST(Orphans, KindByName_issue5) {
   EXPECT_FALSE(orphan_kind_by_name(".notes.txt.new_1777885541251_5mz0c3ka8u.tmp"));
 }
 
-// libtsk names an orphan whose name is lost OrphanFile-<inode> (reference/tsk.md §1.4); only those are sniffed.
-TEST(Orphans, MadeUpNames_issue5) {
+// libtsk names an orphan whose name is lost OrphanFile-<inode>; only those are sniffed.
+TEST(Orphans, MadeUpNames) {
   EXPECT_TRUE(is_made_up_orphan_name("OrphanFile-21"));
   EXPECT_FALSE(is_made_up_orphan_name("OrphanFile-"));
   EXPECT_FALSE(is_made_up_orphan_name("OrphanFile-2a"));
   EXPECT_FALSE(is_made_up_orphan_name("orphanfile-21"));
 }
 
-// The openings Roo's compact JSON.stringify writes (roo-format.md §2.1–§2.9), and look-alikes that are not Roo's.
-TEST(Orphans, KindByOpeningBytes_issue5) {
+// The openings Roo's compact JSON.stringify writes (docs/roo-format.md §2.1–§2.9), and look-alikes that are not Roo's.
+TEST(Orphans, KindByOpeningBytes) {
   auto kind_of = [](std::string_view b) -> std::string {
     auto k = orphan_kind_by_content(b);
     if (!k) return "none";
@@ -849,7 +849,7 @@ TEST(FileKinds, RowsOfEachFixtureSourceAreOfItsListedRowKinds) {
 }
 
 // A folder has no $OrphanFiles: --deep reads nothing more from it, and the report says none were seen.
-TEST(Orphans, FolderHasNone_issue5) {
+TEST(Orphans, FolderHasNone) {
   char dir[] = "/tmp/roo-orphan-XXXXXX";
   ASSERT_TRUE(mkdtemp(dir));
   write(fs::path(dir) / "OrphanFile-21", R"([{"ts":1,"type":"say","say":"text","text":"x"}])");
@@ -866,9 +866,9 @@ TEST(Orphans, FolderHasNone_issue5) {
   fs::remove_all(dir);
 }
 
-// Issue 4: a task dir of a root that holds only checkpoints/ (its task's files are under a customStoragePath,
-// roo-format.md §1.2) is not one of the root's tasks: the report counts it apart.
-TEST(Discovery, CheckpointOnlyDirIsCountedApartFromTaskDirs_issue4) {
+// A task dir of a root that holds only checkpoints/ (its task's files are under a customStoragePath,
+// docs/roo-format.md §1.2) is not one of the root's tasks: the report counts it apart.
+TEST(Discovery, CheckpointOnlyDirIsCountedApartFromTaskDirs) {
   char dir[] = "/tmp/roo-disc-XXXXXX";
   ASSERT_TRUE(mkdtemp(dir));
   const fs::path tasks = fs::path(dir) / "home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
@@ -920,13 +920,13 @@ std::string mtime_iso(const fs::path& p) {
   return buf;
 }
 
-// Issue 4, roo-format.md §1.1, §1.2, §7.3: the nightly build (RooVeterinaryInc.roo-code-nightly) beside the release
+// docs/roo-format.md §1.1, §1.2, §7.3: the nightly build (RooVeterinaryInc.roo-code-nightly) beside the release
 // in one VS Code. fixtures/trees/stores-nightly (fixtures/README.md) read as a folder against the hand-written
 // fixtures/expected/stores-nightly.rows.jsonl: its roo-code-nightly.customStoragePath is followed; one state.vscdb
 // holds both extensions' ItemTable rows and secrets, whose rows are told apart by extension_id and numbered per kind
 // across both keys (no row id shared); the nightly's settings/mcp_settings.json under ~/.vscode-server is read; so is
-// the release's legacy settings/cline_mcp_settings.json (roo-format.md §4: the name before v3.10.4).
-TEST(Discovery, NightlyExtensionBesideTheRelease_issue4_fixture) {
+// the release's legacy settings/cline_mcp_settings.json (docs/roo-format.md §4: the name before v3.10.4).
+TEST(Discovery, NightlyExtensionBesideTheRelease_fixture) {
   const fs::path tree = fs::path(ROO_FIXTURES_DIR) / "trees/stores-nightly";
   std::vector<rapidjson::Document> wanted;
   {

@@ -84,7 +84,7 @@ TEST(JsonArrayReader, HashCoversWholeFileEvenWhenParsingStopsEarly) {
   EXPECT_EQ(f.sha, "901cf92ee391a6b0b984a3a0da2062ab999a43cd4c3e53e6bc171423dead3abd");
 }
 
-// Seed 000, Bad-line rows: a cut file keeps every record before the cut.
+// docs/row-contract.md "Bad-line rows": a cut file keeps every record before the cut.
 TEST(JsonArrayReader, CutInsideARecordKeepsEveryRecordBefore) {
   Framed f = frame(R"([{"ts":1},{"ts":2},{"ts":3,"text":"abc)");
   EXPECT_EQ(f.last, JsonArrayReader::Status::cut_off);
@@ -156,7 +156,7 @@ TEST(JsonArrayReader, HostileNestingIsRefusedNotRecursed) {
   EXPECT_TRUE(f.records[1].doc.IsObject());
 }
 
-// Seed 000, Bad-line rows: a bad record is one row and every other record is kept. A junk byte where a record should
+// "Bad-line rows": a bad record is one row and every other record is kept. A junk byte where a record should
 // start is skipped to the next record: the record after it is kept, and positions stay the array's.
 TEST(JsonArrayReader, JunkBeforeARecordIsSkippedAndTheIndexesStayTheArrays) {
   const std::string text = std::string(R"([{"ts":1,"text":"A"},)") + '\0' + R"({"ts":2,"text":"B"},{"ts":3,"text":"C"}])";

@@ -1,4 +1,4 @@
-// Parser behaviour on literal bytes. Expected values are written from docs/row-contract.md and the seeds, never
+// Parser behaviour on literal bytes. Expected values are written from docs/row-contract.md and its rules, never
 // produced by the code under test.
 #include <gtest/gtest.h>
 
@@ -69,14 +69,14 @@ TEST(UiMessages, TsOutsideJavaScriptDatesIsNoTimeButIsKept) {
   EXPECT_EQ(stats.first_ts, -8640000000000000);  // the first record whose number is a time
 }
 
-// XML era: the first prompt is wrapped in <task> (roo-format.md §4).
+// XML era: the first prompt is wrapped in <task> (docs/roo-format.md §4).
 TEST(ApiHistory, TaskEnvelopeOfTheXmlEraIsUnwrapped) {
   EXPECT_EQ(unwrap_user_text("<task>\nlist files\n</task>"), "list files");
   EXPECT_EQ(unwrap_user_text("plain words"), "plain words");
   EXPECT_TRUE(is_environment_details("  <environment_details>\nx"));
 }
 
-// Seed 000 Fixtures: the tool_use / tool_result records. An execute_command call is a command row.
+// A tool_use and its tool_result in Roo's shape (docs/roo-format.md §3.1). An execute_command call is a command row.
 TEST(ApiHistory, ToolUseAndResultKeepIdsInputAndErrorFlag) {
   ParserHarness h;
   run_api(h, R"([{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A","name":"execute_command","input":{"command":"pytest -q"}}],"ts":1760000002000},)"
@@ -96,7 +96,7 @@ TEST(ApiHistory, ToolUseAndResultKeepIdsInputAndErrorFlag) {
   EXPECT_EQ(h.rows.src(1)["record_index"].GetInt(), 1);
 }
 
-// roo-format.md §11 item 5: tool_result content can be a block list.
+// docs/roo-format.md §11 item 5: tool_result content can be a block list.
 TEST(ApiHistory, BlockListResultJoinsTextBlocks) {
   ParserHarness h;
   run_api(h, R"([{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"a"},{"type":"image","source":{}},{"type":"text","text":"b"}]}]}])");
@@ -107,7 +107,7 @@ TEST(ApiHistory, BlockListResultJoinsTextBlocks) {
   EXPECT_FALSE(h.rows.rows[0].HasMember("is_error"));  // absent means unknown
 }
 
-// roo-format.md §3.1: reasoning blocks, role-less legacy reasoning items, encrypted content.
+// docs/roo-format.md §3.1: reasoning blocks, role-less legacy reasoning items, encrypted content.
 TEST(ApiHistory, ReasoningInEveryRecordedShape) {
   ParserHarness h;
   run_api(h, R"([{"role":"assistant","content":[{"type":"thinking","thinking":"hmm","signature":"s"},{"type":"reasoning","text":"r2","summary":[]},{"type":"text","text":"ok"}]},)"
@@ -122,7 +122,7 @@ TEST(ApiHistory, ReasoningInEveryRecordedShape) {
   EXPECT_TRUE(h.rows.rows[4]["encrypted"].GetBool());
 }
 
-// Seed 000 Bad-line rows: exact texts; every good record is kept.
+// docs/row-contract.md "Bad-line rows": exact texts; every good record is kept.
 TEST(BadLineRows, UnparseableRecordAndCutOffAreWordedAsSeed000) {
   ParserHarness h;
   ParseStats s = run_api(h, R"([{"role":"user","content":"a"},5,{"role":"user","content":tru},{"role":"user","content":"b"},{"role":"user","cont)");
@@ -156,7 +156,7 @@ TEST(BadLineRows, WholeDocumentsThatAreNotObjects) {
   EXPECT_EQ(h.rows.str(2, "text"), "parser: ui_messages.json is not a JSON array");
 }
 
-// roo-format.md §2.3 / §11 item 8: usage only as recorded; a request with no tokens has no token fields.
+// docs/roo-format.md §2.3 / §11 item 8: usage only as recorded; a request with no tokens has no token fields.
 TEST(UiMessages, ApiRequestUsageIsNeverInventedAsZero) {
   ParserHarness h;
   run_ui(h, R"([{"ts":1760000001000,"type":"say","say":"api_req_started","text":"{\"apiProtocol\":\"anthropic\",\"tokensIn\":1200,\"tokensOut\":80,\"cacheWrites\":0,\"cacheReads\":0,\"cost\":0.0041}"},)"
@@ -186,7 +186,7 @@ TEST(UiMessages, ConversationRecordsFoldIntoApiRowsOnlyWhenTheApiHasTheText) {
   api.add("npm test", ConversationTexts::Kind::command);
   ParseStats s = run_ui(h, kUiConversation, &api);
   // The command ask is the request to run the api's command: an approval_request, no second command row, and
-  // no decision (it has no isAnswered: seed 002, asks record requests).
+  // no decision (it has no isAnswered: an ask records a request, docs/row-contract.md "Overlapping reports").
   ASSERT_EQ(h.rows.rows.size(), 3u);
   EXPECT_EQ(h.rows.str(0, "kind"), "approval_request");
   EXPECT_EQ(h.rows.str(0, "ui_kind"), "command");
@@ -216,7 +216,7 @@ TEST(UiMessages, ConversationRecordsBecomeRowsWithoutApiHistory) {
 
 TEST(HistoryItem, TaskRowCarriesRecordedFieldsOnly) {
   ParserHarness h;
-  // Seed 000 Fixtures: the _index.json entry.
+  // An _index.json entry in Roo's shape (docs/roo-format.md §2.9, §5).
   MemoryBytes src(R"({"version":1,"updatedAt":1760000005000,"entries":[{"id":"8f1c2b7e-1","number":1,"ts":1760000000000,"task":"fix tests","tokensIn":1200,"tokensOut":80,"totalCost":0.0041,"workspace":"/home/u/proj","mode":"code","status":"completed"},"junk"]})");
   HashingStream in(src);
   ParseContext ctx = h.ctx("_index.json");
@@ -235,7 +235,7 @@ TEST(HistoryItem, TaskRowCarriesRecordedFieldsOnly) {
   EXPECT_EQ(h.rows.rows[1]["tokens_in"].GetInt(), 1200);
   EXPECT_FALSE(h.rows.rows[1].HasMember("cache_reads"));
   EXPECT_EQ(h.rows.str(1, "status"), "completed");
-  // seed 000 Mode: the task row is followed by "permission mode: <mode>" at the task's ts.
+  // docs/row-contract.md "Mode": the task row is followed by "permission mode: <mode>" at the task's ts.
   ASSERT_EQ(h.rows.rows.size(), 3u);
   EXPECT_EQ(h.rows.str(2, "kind"), "permission_mode");
   EXPECT_EQ(h.rows.str(2, "text"), "permission mode: code");

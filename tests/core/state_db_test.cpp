@@ -1,5 +1,5 @@
 // read_state_db on real SQLite databases built here with the sqlite3 C API in VS Code's schema
-// (ItemTable(key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); roo-format.md §1.1, seed 000 "Other stores",
+// (ItemTable(key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); docs/roo-format.md §1.1, §7; docs/row-contract.md
 // "Bad-line rows"). Every test checks that the scratch directory is left empty.
 #include "core/state_db.h"
 
@@ -252,7 +252,7 @@ TEST_F(StateDbTest, RowDeletedInWalIsReported) {
   EXPECT_FALSE(r.extension_row_from_wal);
 }
 
-// Issue 4 (nothing lost): a secret row the WAL deleted (a sign-out not yet checkpointed) is named as deleted in the
+// Nothing lost: a secret row the WAL deleted (a sign-out not yet checkpointed) is named as deleted in the
 // WAL; the main file still holds its encrypted value. One that the WAL keeps is not.
 TEST_F(StateDbTest, SecretDeletedInWalIsNamed) {
   std::string db_bytes, wal_bytes;
@@ -393,9 +393,9 @@ TEST_F(StateDbTest, MissingScratchDirectoryFails) {
   EXPECT_FALSE(fs::exists(dir_ / "absent"));
 }
 
-// Issue 4, roo-format.md §1.1: the nightly build's key (RooVeterinaryInc.roo-code-nightly) beside the release's in one
+// docs/roo-format.md §1.1: the nightly build's key (RooVeterinaryInc.roo-code-nightly) beside the release's in one
 // database, stored lower-cased here: each key is matched case-insensitively and gives only its own row and secrets.
-TEST_F(StateDbTest, NightlyKeyBesideTheReleaseIsReadOnItsOwn_issue4) {
+TEST_F(StateDbTest, NightlyKeyBesideTheReleaseIsReadOnItsOwn) {
   {
     Db db(path("both.vscdb"));
     db.exec(kSchema);

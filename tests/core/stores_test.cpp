@@ -1,4 +1,4 @@
-// Naming the workspace of a workspace-state store (roo-format.md §1.3) and reading host settings (§1.2).
+// Naming the workspace of a workspace-state store (docs/roo-format.md §1.3) and reading host settings (§1.2).
 #include "core/stores.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 namespace roo {
 namespace {
 
-// roo-format.md §1.3 test vectors, computed with Node using the shim's algorithm.
+// docs/roo-format.md §1.3 test vectors, computed with Node using the shim's algorithm.
 TEST(CliWorkspaceHash, MatchesTheShimsTestVectors_roo_format_1_3) {
   EXPECT_EQ(cli_workspace_hash("/home/user/project"), "5eb3a44a");
   EXPECT_EQ(cli_workspace_hash("C:\\Users\\user\\project"), "7182e121");

@@ -2,279 +2,335 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <ostream>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include "core/json_records.h"
+
+// A table row names only the fields its case checks (C++20 designated initializers); the others stay "not checked".
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace roo::tools {
 namespace {
 
-// ---- execute_command results (roo-format.md §3.4; ExecuteCommandTool.ts line numbers at cb83656) ----
+// The tables below hold one case per row: its input, and what each field must be. A field a row does not name is
+// not checked; kAbsent says it must be unset, kPresent that it must be set (to anything).
+struct Absent {};
+constexpr Absent kAbsent;
+struct Present {};
+constexpr Present kPresent;
 
-TEST(CommandResult, ExitCodeZero_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command executed in terminal within working directory '/home/alice/proj'. Exit code: 0\nOutput:\n4 passed");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "exited");
-  EXPECT_EQ(r->exit_code, 0);
-  EXPECT_FALSE(r->reported_unsuccessful);
-  EXPECT_EQ(r->cwd, "/home/alice/proj");
-  EXPECT_EQ(r->output, "4 passed");
+template <class T>
+struct Want {
+  enum class Kind { unchecked, absent, present, equals };
+  Kind kind = Kind::unchecked;
+  T value{};
+  Want() = default;
+  Want(Absent) : kind(Kind::absent) {}
+  Want(Present) : kind(Kind::present) {}
+  template <class U>
+    requires std::is_constructible_v<T, U>
+  Want(U&& v) : kind(Kind::equals), value(std::forward<U>(v)) {}
+};
+
+template <class>
+constexpr bool kIsOptional = false;
+template <class T>
+constexpr bool kIsOptional<std::optional<T>> = true;
+
+template <class T, class U>
+void check(const char* field, const Want<T>& want, const U& got) {
+  using Kind = typename Want<T>::Kind;
+  if (want.kind == Kind::equals) {
+    EXPECT_EQ(got, want.value) << field;
+  } else if constexpr (kIsOptional<U>) {
+    if (want.kind == Kind::absent) {
+      EXPECT_FALSE(got) << field;
+    } else if (want.kind == Kind::present) {
+      EXPECT_TRUE(got) << field;
+    }
+  } else if (want.kind != Kind::unchecked) {
+    ADD_FAILURE() << field << " is not optional";
+  }
 }
 
-// Found by fuzz_tool_semantics: a header cut right after the marker's own quote names no directory (it once read
-// the marker's quote as the closing one and took a cwd of size -1). The rest is read as usual.
-TEST(CommandResult, MarkerWithoutDirectoryGivesNoCwd_roo_format_3_4) {
-  auto r = parse_command_result("Command executed in terminal within working directory '. Exit code: 0\nOutput:\nx");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "exited");
-  EXPECT_EQ(r->exit_code, 0);
-  EXPECT_FALSE(r->cwd);
-  EXPECT_EQ(r->output, "x");
+template <class Case>
+std::string case_name(const testing::TestParamInfo<Case>& info) {
+  return info.param.name;
 }
 
-// Seed 001: a failure puts "Command execution was not successful, …" there and the code on the next line.
-TEST(CommandResult, NonZeroExitCodeAfterUnsuccessfulLine_seed_001) {
-  auto r = parse_command_result(
-      "Command executed in terminal within working directory '/home/alice/proj'. Command execution was not "
-      "successful, inspect the cause and adjust as needed.\nExit code: 1\nOutput:\nFound 1 error.");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "exited");
-  EXPECT_EQ(r->exit_code, 1);
-  EXPECT_TRUE(r->reported_unsuccessful);
-  EXPECT_EQ(r->cwd, "/home/alice/proj");
-  EXPECT_EQ(r->output, "Found 1 error.");
+// A failing case is named by its name, not by its bytes.
+template <class Case>
+  requires requires(const Case& c) { c.name; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
 }
 
-TEST(CommandResult, NegativeExitCodeIsKept_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command executed in terminal within working directory '/p'. Command execution was not successful, inspect the "
-      "cause and adjust as needed.\nExit code: -1\nOutput:\n");
+// ---- execute_command results (docs/roo-format.md §3.4; ExecuteCommandTool.ts line numbers at cb83656) ----
+
+struct CommandCase {
+  const char* name;
+  std::string_view text;
+  Want<std::string> status;
+  Want<int64_t> exit_code;
+  Want<std::string> signal;
+  Want<bool> core_dump_possible;
+  Want<bool> reported_unsuccessful;
+  Want<std::string> cwd, output, artifact_id, persisted_size;
+  Want<int64_t> timeout_seconds;
+  Want<std::string> user_message;
+};
+
+const CommandCase kCommandCases[] = {
+    {.name = "ExitCodeZero_roo_format_3_4",
+     .text = "Command executed in terminal within working directory '/home/alice/proj'. Exit code: 0\nOutput:\n4 passed",
+     .status = "exited",
+     .exit_code = 0,
+     .reported_unsuccessful = false,
+     .cwd = "/home/alice/proj",
+     .output = "4 passed"},
+    // Found by fuzz_tool_semantics: a header cut right after the marker's own quote names no directory (it once read
+    // the marker's quote as the closing one and took a cwd of size -1). The rest is read as usual.
+    {.name = "MarkerWithoutDirectoryGivesNoCwd_roo_format_3_4",
+     .text = "Command executed in terminal within working directory '. Exit code: 0\nOutput:\nx",
+     .status = "exited",
+     .exit_code = 0,
+     .cwd = kAbsent,
+     .output = "x"},
+    // A failure puts "Command execution was not successful, …" there and the code on the next line.
+    {.name = "NonZeroExitCodeAfterUnsuccessfulLine_roo_format_3_4",
+     .text = "Command executed in terminal within working directory '/home/alice/proj'. Command execution was not "
+             "successful, inspect the cause and adjust as needed.\nExit code: 1\nOutput:\nFound 1 error.",
+     .status = "exited",
+     .exit_code = 1,
+     .reported_unsuccessful = true,
+     .cwd = "/home/alice/proj",
+     .output = "Found 1 error."},
+    {.name = "NegativeExitCodeIsKept_roo_format_3_4",
+     .text = "Command executed in terminal within working directory '/p'. Command execution was not successful, "
+             "inspect the cause and adjust as needed.\nExit code: -1\nOutput:\n",
+     .exit_code = -1,
+     .output = ""},
+    {.name = "SignalHasNoExitCode_roo_format_3_4",
+     .text = "Command executed in terminal within working directory '/p'. Process terminated by signal "
+             "SIGKILL\nOutput:\nx",
+     .status = "signal",
+     .exit_code = kAbsent,
+     .signal = "SIGKILL",
+     .core_dump_possible = false,
+     .output = "x"},
+    {.name = "SignalWithCoreDumpPossible_roo_format_3_4",
+     .text = "Command executed in terminal within working directory '/p'. Process terminated by signal SIGSEGV - core "
+             "dump possible\nOutput:\nSegmentation fault",
+     .status = "signal",
+     .exit_code = kAbsent,
+     .signal = "SIGSEGV",
+     .core_dump_possible = true,
+     .output = "Segmentation fault"},
+    // v3.1x wrote the number and the name: "Process terminated by signal 9 (SIGKILL)".
+    {.name = "OldSignalFormGivesTheName_v3_1x",
+     .text = "Command executed in terminal  within working directory '/p'. Process terminated by signal 9 "
+             "(SIGKILL)\nOutput:\n",
+     .status = "signal",
+     .exit_code = kAbsent,
+     .signal = "SIGKILL"},
+    {.name = "UndefinedExitCodeIsNotInvented_roo_format_3_4",
+     .text = "Command executed in terminal within working directory '/p'. Exit code: <undefined, notify user>\nOutput:\n"
+             "out<VSCE exit code is undefined: terminal output and command execution status is unknown.>",
+     .status = "exit_code_undefined",
+     .exit_code = kAbsent,
+     .output = "out<VSCE exit code is undefined: terminal output and command execution status is unknown.>"},
+    {.name = "StillRunningWithUserMessage_roo_format_3_4",
+     .text = "Command is still running in terminal from '/home/alice/proj'.\nHere's the output so far:\nserving on "
+             ":3000\n\n<user_message>\nlooks good, stop it\n</user_message>",
+     .status = "still_running",
+     .exit_code = kAbsent,
+     .cwd = "/home/alice/proj",
+     .output = "serving on :3000",
+     .user_message = "looks good, stop it"},
+    {.name = "StillRunningWithoutOutput_roo_format_3_4",
+     .text = "Command is still running in terminal from '/p'.\n\n\n<user_message>\nwait\n</user_message>",
+     .status = "still_running",
+     .output = kAbsent,
+     .user_message = "wait"},
+    {.name = "BackgroundedHasDoubleSpace_roo_format_3_4",
+     .text = "Command is still running in terminal  from '/p'.\nHere's the output so far:\nwatching…\n\nYou will be "
+             "updated on the terminal status and new output in the future.",
+     .status = "backgrounded",
+     .cwd = "/p",
+     .output = "watching…",
+     .user_message = kAbsent},
+    // Cline heritage: "Command is still running in the user's terminal." with <feedback>.
+    {.name = "ClineStillRunningWithFeedback_cline_heritage",
+     .text = "Command is still running in the user's terminal.\nHere's the output so far:\nok\n\nThe user provided the "
+             "following feedback:\n<feedback>\nfine\n</feedback>",
+     .status = "still_running",
+     .cwd = kAbsent,
+     .output = "ok",
+     .user_message = "fine"},
+    {.name = "TimeoutGivesSeconds_roo_format_3_4",
+     .text = "The command was terminated after exceeding a user-configured 30s timeout. Do not try to re-run the "
+             "command.",
+     .status = "timeout",
+     .exit_code = kAbsent,
+     .output = kAbsent,
+     .timeout_seconds = 30},
+    {.name = "TimeoutWithOutputAround_roo_format_3_4",
+     .text = "partial line\nThe command was terminated after exceeding a user-configured 5s timeout. Do not try to "
+             "re-run the command.\n",
+     .status = "timeout",
+     .output = "partial line",
+     .timeout_seconds = 5},
+    {.name = "BadCwd_roo_format_3_4",
+     .text = "Working directory '/nope/dir' does not exist.",
+     .status = "bad_cwd",
+     .cwd = "/nope/dir"},
+    {.name = "ShellIntegrationError_roo_format_3_4",
+     .text = "Command failed to execute in terminal due to a shell integration error.",
+     .status = "shell_integration_error",
+     .exit_code = kAbsent},
+    {.name = "CancelledByUser_ExecuteCommandTool",
+     .text = "The command was cancelled by the user.",
+     .status = "cancelled"},
+    {.name = "PersistedOutputUsesPreview_roo_format_3_4",
+     .text = "Command executed in '/home/alice/proj'. Command execution was not successful, inspect the cause and "
+             "adjust as needed.\nExit code: 2\n\nOutput (164.9KB) persisted. Artifact ID: cmd-1760000000000.txt\n\n"
+             "Preview:\nline 1\nline 2\n\nUse read_command_output tool to view full output if needed.",
+     .status = "exited",
+     .exit_code = 2,
+     .reported_unsuccessful = true,
+     .cwd = "/home/alice/proj",
+     .output = "line 1\nline 2",
+     .artifact_id = "cmd-1760000000000.txt",
+     .persisted_size = "164.9KB"},
+    {.name = "WindowsCwdRoundTrips_roo_format_3_4",
+     .text = "Command executed in terminal within working directory 'C:\\Users\\bob\\src'. Exit code: 0\nOutput:\nok",
+     .exit_code = 0,
+     .cwd = "C:\\Users\\bob\\src"},
+    {.name = "WindowsCwdRoundTripsInBadCwd_roo_format_3_4",
+     .text = "Working directory 'C:\\Users\\bob\\gone' does not exist.",
+     .cwd = "C:\\Users\\bob\\gone"},
+    // A cwd may hold ". " and "'": the status is found after the ". " that a status follows.
+    {.name = "CwdWithDotSpaceAndQuote_roo_format_3_4",
+     .text = "Command executed in terminal within working directory '/tmp/it's. odd'. Exit code: 3\nOutput:\n",
+     .exit_code = 3,
+     .cwd = "/tmp/it's. odd"},
+    // Older XML-era (v3.2x) results share the current text; v3.1x had a doubled space or the terminal id.
+    {.name = "XmlEraFormsAreTheSame_v3_2x",
+     .text = "Command executed in terminal 1 within working directory '/w'. Exit code: 0\nOutput:\nhi",
+     .status = "exited",
+     .cwd = "/w",
+     .output = "hi"},
+    {.name = "ClineCommandExecutedReportsNoCode_cline_heritage",
+     .text = "Command executed.\nOutput:\nhello",
+     .status = "exited_code_not_reported",
+     .exit_code = kAbsent,
+     .output = "hello"},
+    {.name = "ClineCommandExecutedBareReportsNoCode_cline_heritage",
+     .text = "Command executed.",
+     .status = "exited_code_not_reported",
+     .output = kAbsent},
+    {.name = "UnknownStatusIsUnrecognisedNotInvented_roo_format_3_4",
+     .text = "Command executed in terminal within working directory '/p'. Exit code: maybe\nOutput:\nzzz",
+     .status = "unrecognised",
+     .exit_code = kAbsent,
+     .output = "zzz"},
+    {.name = "UnknownTextIsUnrecognisedNotInvented_roo_format_3_4",
+     .text = "Command rejected by policy",
+     .status = "unrecognised"},
+};
+
+class CommandResultTable : public testing::TestWithParam<CommandCase> {};
+
+TEST_P(CommandResultTable, Reads) {
+  const CommandCase& c = GetParam();
+  auto r = parse_command_result(c.text);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->exit_code, -1);
-  EXPECT_EQ(r->output, "");
+  check("status", c.status, r->status);
+  check("exit_code", c.exit_code, r->exit_code);
+  check("signal", c.signal, r->signal);
+  check("core_dump_possible", c.core_dump_possible, r->core_dump_possible);
+  check("reported_unsuccessful", c.reported_unsuccessful, r->reported_unsuccessful);
+  check("cwd", c.cwd, r->cwd);
+  check("output", c.output, r->output);
+  check("artifact_id", c.artifact_id, r->artifact_id);
+  check("persisted_size", c.persisted_size, r->persisted_size);
+  check("timeout_seconds", c.timeout_seconds, r->timeout_seconds);
+  check("user_message", c.user_message, r->user_message);
 }
 
-TEST(CommandResult, SignalHasNoExitCode_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command executed in terminal within working directory '/p'. Process terminated by signal SIGKILL\nOutput:\nx");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "signal");
-  EXPECT_EQ(r->signal, "SIGKILL");
-  EXPECT_FALSE(r->exit_code);
-  EXPECT_FALSE(r->core_dump_possible);
-  EXPECT_EQ(r->output, "x");
-}
-
-TEST(CommandResult, SignalWithCoreDumpPossible_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command executed in terminal within working directory '/p'. Process terminated by signal SIGSEGV - core dump "
-      "possible\nOutput:\nSegmentation fault");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "signal");
-  EXPECT_EQ(r->signal, "SIGSEGV");
-  EXPECT_TRUE(r->core_dump_possible);
-  EXPECT_FALSE(r->exit_code);
-  EXPECT_EQ(r->output, "Segmentation fault");
-}
-
-// v3.1x wrote the number and the name: "Process terminated by signal 9 (SIGKILL)".
-TEST(CommandResult, OldSignalFormGivesTheName_v3_1x) {
-  auto r = parse_command_result(
-      "Command executed in terminal  within working directory '/p'. Process terminated by signal 9 "
-      "(SIGKILL)\nOutput:\n");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "signal");
-  EXPECT_EQ(r->signal, "SIGKILL");
-  EXPECT_FALSE(r->exit_code);
-}
-
-TEST(CommandResult, UndefinedExitCodeIsNotInvented_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command executed in terminal within working directory '/p'. Exit code: <undefined, notify user>\nOutput:\n"
-      "out<VSCE exit code is undefined: terminal output and command execution status is unknown.>");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "exit_code_undefined");
-  EXPECT_FALSE(r->exit_code);
-  EXPECT_EQ(r->output, "out<VSCE exit code is undefined: terminal output and command execution status is unknown.>");
-}
-
-TEST(CommandResult, StillRunningWithUserMessage_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command is still running in terminal from '/home/alice/proj'.\nHere's the output so far:\nserving on :3000\n"
-      "\n<user_message>\nlooks good, stop it\n</user_message>");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "still_running");
-  EXPECT_EQ(r->cwd, "/home/alice/proj");
-  EXPECT_EQ(r->output, "serving on :3000");
-  EXPECT_EQ(r->user_message, "looks good, stop it");
-  EXPECT_FALSE(r->exit_code);
-}
-
-TEST(CommandResult, StillRunningWithoutOutput_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command is still running in terminal from '/p'.\n\n\n<user_message>\nwait\n</user_message>");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "still_running");
-  EXPECT_FALSE(r->output);
-  EXPECT_EQ(r->user_message, "wait");
-}
-
-TEST(CommandResult, BackgroundedHasDoubleSpace_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command is still running in terminal  from '/p'.\nHere's the output so far:\nwatching…\n\nYou will be updated "
-      "on the terminal status and new output in the future.");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "backgrounded");
-  EXPECT_EQ(r->cwd, "/p");
-  EXPECT_EQ(r->output, "watching…");
-  EXPECT_FALSE(r->user_message);
-}
-
-// Cline heritage: "Command is still running in the user's terminal." with <feedback>.
-TEST(CommandResult, ClineStillRunningWithFeedback_cline_heritage) {
-  auto r = parse_command_result(
-      "Command is still running in the user's terminal.\nHere's the output so far:\nok\n\nThe user provided the "
-      "following feedback:\n<feedback>\nfine\n</feedback>");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "still_running");
-  EXPECT_FALSE(r->cwd);
-  EXPECT_EQ(r->output, "ok");
-  EXPECT_EQ(r->user_message, "fine");
-}
-
-TEST(CommandResult, TimeoutGivesSeconds_roo_format_3_4) {
-  auto r = parse_command_result(
-      "The command was terminated after exceeding a user-configured 30s timeout. Do not try to re-run the command.");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "timeout");
-  EXPECT_EQ(r->timeout_seconds, 30);
-  EXPECT_FALSE(r->output);
-  EXPECT_FALSE(r->exit_code);
-}
-
-TEST(CommandResult, TimeoutWithOutputAround_roo_format_3_4) {
-  auto r = parse_command_result(
-      "partial line\nThe command was terminated after exceeding a user-configured 5s timeout. Do not try to re-run the "
-      "command.\n");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "timeout");
-  EXPECT_EQ(r->timeout_seconds, 5);
-  EXPECT_EQ(r->output, "partial line");
-}
-
-TEST(CommandResult, BadCwd_roo_format_3_4) {
-  auto r = parse_command_result("Working directory '/nope/dir' does not exist.");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "bad_cwd");
-  EXPECT_EQ(r->cwd, "/nope/dir");
-}
-
-TEST(CommandResult, ShellIntegrationError_roo_format_3_4) {
-  auto r = parse_command_result("Command failed to execute in terminal due to a shell integration error.");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "shell_integration_error");
-  EXPECT_FALSE(r->exit_code);
-}
-
-TEST(CommandResult, CancelledByUser_ExecuteCommandTool) {
-  auto r = parse_command_result("The command was cancelled by the user.");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "cancelled");
-}
-
-TEST(CommandResult, PersistedOutputUsesPreview_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command executed in '/home/alice/proj'. Command execution was not successful, inspect the cause and adjust as "
-      "needed.\nExit code: 2\n\nOutput (164.9KB) persisted. Artifact ID: cmd-1760000000000.txt\n\nPreview:\nline 1\n"
-      "line 2\n\nUse read_command_output tool to view full output if needed.");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "exited");
-  EXPECT_EQ(r->exit_code, 2);
-  EXPECT_TRUE(r->reported_unsuccessful);
-  EXPECT_EQ(r->cwd, "/home/alice/proj");
-  EXPECT_EQ(r->persisted_size, "164.9KB");
-  EXPECT_EQ(r->artifact_id, "cmd-1760000000000.txt");
-  EXPECT_EQ(r->output, "line 1\nline 2");
-}
-
-TEST(CommandResult, WindowsCwdRoundTrips_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command executed in terminal within working directory 'C:\\Users\\bob\\src'. Exit code: 0\nOutput:\nok");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->cwd, "C:\\Users\\bob\\src");
-  EXPECT_EQ(r->exit_code, 0);
-  auto bad = parse_command_result("Working directory 'C:\\Users\\bob\\gone' does not exist.");
-  ASSERT_TRUE(bad);
-  EXPECT_EQ(bad->cwd, "C:\\Users\\bob\\gone");
-}
-
-// A cwd may hold ". " and "'": the status is found after the ". " that a status follows.
-TEST(CommandResult, CwdWithDotSpaceAndQuote_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command executed in terminal within working directory '/tmp/it's. odd'. Exit code: 3\nOutput:\n");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->cwd, "/tmp/it's. odd");
-  EXPECT_EQ(r->exit_code, 3);
-}
-
-// Older XML-era (v3.2x) results share the current text; v3.1x had a doubled space or the terminal id.
-TEST(CommandResult, XmlEraFormsAreTheSame_v3_2x) {
-  auto r =
-      parse_command_result("Command executed in terminal 1 within working directory '/w'. Exit code: 0\nOutput:\nhi");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "exited");
-  EXPECT_EQ(r->cwd, "/w");
-  EXPECT_EQ(r->output, "hi");
-}
-
-TEST(CommandResult, ClineCommandExecutedReportsNoCode_cline_heritage) {
-  auto r = parse_command_result("Command executed.\nOutput:\nhello");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "exited_code_not_reported");
-  EXPECT_FALSE(r->exit_code);
-  EXPECT_EQ(r->output, "hello");
-  auto bare = parse_command_result("Command executed.");
-  ASSERT_TRUE(bare);
-  EXPECT_EQ(bare->status, "exited_code_not_reported");
-  EXPECT_FALSE(bare->output);
-}
-
-TEST(CommandResult, UnknownStatusIsUnrecognisedNotInvented_roo_format_3_4) {
-  auto r = parse_command_result(
-      "Command executed in terminal within working directory '/p'. Exit code: maybe\nOutput:\nzzz");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, "unrecognised");
-  EXPECT_FALSE(r->exit_code);
-  EXPECT_EQ(r->output, "zzz");
-  auto other = parse_command_result("Command rejected by policy");
-  ASSERT_TRUE(other);
-  EXPECT_EQ(other->status, "unrecognised");
-}
+INSTANTIATE_TEST_SUITE_P(CommandResult, CommandResultTable, testing::ValuesIn(kCommandCases),
+                         case_name<CommandCase>);
 
 TEST(CommandResult, StatusJsonIsNotACommandResult_roo_format_3_4) {
-  EXPECT_FALSE(parse_command_result(R"({"status":"denied","message":"The user denied this operation."})"));
-  EXPECT_FALSE(parse_command_result("File: a.ts\n1 | x"));
-  EXPECT_FALSE(parse_command_result(""));
+  for (std::string_view text : {R"({"status":"denied","message":"The user denied this operation."})",
+                                "File: a.ts\n1 | x", ""}) {
+    EXPECT_FALSE(parse_command_result(text)) << text;
+  }
 }
 
-// ---- Status JSON (roo-format.md §3.4, responses.ts) ----
+// ---- Status JSON (docs/roo-format.md §3.4, responses.ts) ----
 
-TEST(ResultStatus, DeniedMessage_responses_ts_8) {
-  auto s = parse_result_status(R"({"status":"denied","message":"The user denied this operation."})");
+struct StatusCase {
+  const char* name;
+  std::string_view text;
+  Want<std::string> status, message, feedback, error, type, path, suggestion, rest;
+};
+
+const StatusCase kStatusCases[] = {
+    {.name = "DeniedMessage_responses_ts_8",
+     .text = R"({"status":"denied","message":"The user denied this operation."})",
+     .status = "denied",
+     .message = "The user denied this operation.",
+     .feedback = kAbsent,
+     .rest = ""},
+    {.name = "DeniedWithFeedback_responses_ts_14",
+     .text = R"({"status":"denied","feedback":"use pnpm, not npm"})",
+     .status = "denied",
+     .feedback = "use pnpm, not npm"},
+    {.name = "ToolError_responses_ts_26",
+     .text = "  \n{\"status\":\"error\",\"message\":\"The tool execution failed\",\"error\":\"Error executing command: "
+             "{\\\"name\\\":\\\"Error\\\"}\"}",
+     .status = "error",
+     .message = "The tool execution failed",
+     .error = "Error executing command: {\"name\":\"Error\"}"},
+    {.name = "RooIgnoreAccessDenied_responses_ts_33",
+     .text =
+         R"({"status":"error","type":"access_denied","message":"Access blocked by .rooignore","path":".env","suggestion":"Try to continue without this file, or ask the user to update the .rooignore file"})",
+     .message = "Access blocked by .rooignore",
+     .type = "access_denied",
+     .path = ".env",
+     .suggestion = kPresent},
+    {.name = "Guidance_responses_ts_57",
+     .text = R"({"status":"guidance","feedback":"Try a smaller step."})",
+     .status = "guidance",
+     .feedback = "Try a smaller step."},
+    {.name = "McpUnknownToolType_responses_ts_69",
+     .text = R"({"status":"error","type":"unknown_tool","message":"Tool 'x' does not exist"})",
+     .type = "unknown_tool"},
+};
+
+class ResultStatusTable : public testing::TestWithParam<StatusCase> {};
+
+TEST_P(ResultStatusTable, Reads) {
+  const StatusCase& c = GetParam();
+  auto s = parse_result_status(c.text);
   ASSERT_TRUE(s);
-  EXPECT_EQ(s->status, "denied");
-  EXPECT_EQ(s->message, "The user denied this operation.");
-  EXPECT_FALSE(s->feedback);
-  EXPECT_EQ(s->rest, "");
+  check("status", c.status, s->status);
+  check("message", c.message, s->message);
+  check("feedback", c.feedback, s->feedback);
+  check("error", c.error, s->error);
+  check("type", c.type, s->type);
+  check("path", c.path, s->path);
+  check("suggestion", c.suggestion, s->suggestion);
+  check("rest", c.rest, s->rest);
 }
 
-TEST(ResultStatus, DeniedWithFeedback_responses_ts_14) {
-  auto s = parse_result_status(R"({"status":"denied","feedback":"use pnpm, not npm"})");
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->status, "denied");
-  EXPECT_EQ(s->feedback, "use pnpm, not npm");
-}
+INSTANTIATE_TEST_SUITE_P(ResultStatus, ResultStatusTable, testing::ValuesIn(kStatusCases), case_name<StatusCase>);
 
 TEST(ResultStatus, ApprovedWithFeedbackKeepsToolOutputInRest_presentAssistantMessage_472) {
   auto s = parse_result_status(
@@ -289,45 +345,12 @@ TEST(ResultStatus, ApprovedWithFeedbackKeepsToolOutputInRest_presentAssistantMes
   EXPECT_EQ(edit->operation, "modified");
 }
 
-TEST(ResultStatus, ToolError_responses_ts_26) {
-  auto s = parse_result_status(
-      "  \n{\"status\":\"error\",\"message\":\"The tool execution failed\",\"error\":\"Error executing command: "
-      "{\\\"name\\\":\\\"Error\\\"}\"}");
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->status, "error");
-  EXPECT_EQ(s->message, "The tool execution failed");
-  EXPECT_EQ(s->error, "Error executing command: {\"name\":\"Error\"}");
-}
-
-TEST(ResultStatus, RooIgnoreAccessDenied_responses_ts_33) {
-  auto s = parse_result_status(
-      R"({"status":"error","type":"access_denied","message":"Access blocked by .rooignore","path":".env","suggestion":"Try to continue without this file, or ask the user to update the .rooignore file"})");
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->type, "access_denied");
-  EXPECT_EQ(s->path, ".env");
-  EXPECT_EQ(s->message, "Access blocked by .rooignore");
-  ASSERT_TRUE(s->suggestion);
-}
-
-TEST(ResultStatus, Guidance_responses_ts_57) {
-  auto s = parse_result_status(R"({"status":"guidance","feedback":"Try a smaller step."})");
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->status, "guidance");
-  EXPECT_EQ(s->feedback, "Try a smaller step.");
-}
-
-TEST(ResultStatus, McpUnknownToolType_responses_ts_69) {
-  auto s = parse_result_status(R"({"status":"error","type":"unknown_tool","message":"Tool 'x' does not exist"})");
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->type, "unknown_tool");
-}
-
 TEST(ResultStatus, NotAStatus_roo_format_3_4) {
-  EXPECT_FALSE(parse_result_status(R"({"path":"a","operation":"created"})"));
-  EXPECT_FALSE(parse_result_status(R"({"status":3})"));
-  EXPECT_FALSE(parse_result_status("Command executed."));
-  EXPECT_FALSE(parse_result_status(R"({"status":"denied")"));  // cut off
-  EXPECT_FALSE(parse_result_status(""));
+  for (std::string_view text : {R"({"path":"a","operation":"created"})", R"({"status":3})", "Command executed.",
+                                R"({"status":"denied")",  // cut off
+                                ""}) {
+    EXPECT_FALSE(parse_result_status(text)) << text;
+  }
 }
 
 // ---- Edit result JSON (DiffViewProvider.ts:313-362) ----
@@ -353,40 +376,49 @@ TEST(EditResultJson, NonStringProblemsKeptAsCompactJson_DiffViewProvider) {
 
 // ---- Skipped tools (presentAssistantMessage.ts:114-116, 393-403) ----
 
-TEST(SkippedTool, SkippingAfterRejection_presentAssistantMessage_393) {
-  auto s = parse_skipped_tool(
-      "Skipping tool [execute_command for 'git add src/dates.py'] due to user rejecting a "
-      "previous tool.");
+struct SkippedCase {
+  const char* name;
+  std::string_view text;
+  Want<std::string> reason, description;
+};
+
+const SkippedCase kSkippedCases[] = {
+    {.name = "SkippingAfterRejection_presentAssistantMessage_393",
+     .text = "Skipping tool [execute_command for 'git add src/dates.py'] due to user rejecting a previous tool.",
+     .reason = "skipped_after_rejection",
+     .description = "execute_command for 'git add src/dates.py'"},
+    {.name = "InterruptedAfterRejection_presentAssistantMessage_400",
+     .text = "Tool [read_file for 'a[1].ts'] was interrupted and not executed due to user rejecting a previous tool.",
+     .reason = "interrupted_after_rejection",
+     .description = "read_file for 'a[1].ts'"},
+    {.name = "McpToolSkipped_presentAssistantMessage_114",
+     .text = "Skipping MCP tool mcp--github--create_issue due to user rejecting a previous tool.",
+     .reason = "skipped_after_rejection",
+     .description = "mcp--github--create_issue"},
+    {.name = "McpToolInterrupted_presentAssistantMessage_114",
+     .text = "MCP tool mcp--github--create_issue was interrupted and not executed due to user rejecting a previous "
+             "tool.",
+     .reason = "interrupted_after_rejection"},
+};
+
+class SkippedToolTable : public testing::TestWithParam<SkippedCase> {};
+
+TEST_P(SkippedToolTable, Reads) {
+  const SkippedCase& c = GetParam();
+  auto s = parse_skipped_tool(c.text);
   ASSERT_TRUE(s);
-  EXPECT_EQ(s->reason, "skipped_after_rejection");
-  EXPECT_EQ(s->description, "execute_command for 'git add src/dates.py'");
+  check("reason", c.reason, s->reason);
+  check("description", c.description, s->description);
 }
 
-TEST(SkippedTool, InterruptedAfterRejection_presentAssistantMessage_400) {
-  auto s = parse_skipped_tool(
-      "Tool [read_file for 'a[1].ts'] was interrupted and not executed due to user rejecting a previous tool.");
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->reason, "interrupted_after_rejection");
-  EXPECT_EQ(s->description, "read_file for 'a[1].ts'");
-}
-
-TEST(SkippedTool, McpToolSkipped_presentAssistantMessage_114) {
-  auto s = parse_skipped_tool("Skipping MCP tool mcp--github--create_issue due to user rejecting a previous tool.");
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->reason, "skipped_after_rejection");
-  EXPECT_EQ(s->description, "mcp--github--create_issue");
-  auto i = parse_skipped_tool(
-      "MCP tool mcp--github--create_issue was interrupted and not executed due to user rejecting a previous tool.");
-  ASSERT_TRUE(i);
-  EXPECT_EQ(i->reason, "interrupted_after_rejection");
-}
+INSTANTIATE_TEST_SUITE_P(SkippedTool, SkippedToolTable, testing::ValuesIn(kSkippedCases), case_name<SkippedCase>);
 
 TEST(SkippedTool, OtherTextIsNotSkipped_presentAssistantMessage) {
   EXPECT_FALSE(parse_skipped_tool("Skipping tool [] due to user rejecting a previous tool."));
   EXPECT_FALSE(parse_skipped_tool("Task was interrupted before this tool call could be completed."));
 }
 
-// ---- Edits (seed 001; roo-format.md §3.3) ----
+// ---- Edits (docs/roo-format.md §3.3; docs/row-contract.md "Edits and reads") ----
 
 rapidjson::Document json(const std::string& text) {
   rapidjson::Document doc;
@@ -394,273 +426,249 @@ rapidjson::Document json(const std::string& text) {
   return doc;
 }
 
-TEST(Edits, ApplyDiffTwoBlocksAndOneUnterminated_seed_001) {
-  auto doc = json(
-      R"({"path":"src/server.ts","diff":"<<<<<<< SEARCH\n:start_line:5\n-------\napp.listen(3000);\n=======\napp.get(\"/h\");\napp.listen(3000);\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nconst a = 1;\n=======\nconst a = 2;\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n:start_line:9\n-------\nlost\n=======\nnever closed"})");
-  auto edits = file_edits("apply_diff", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  const FileEdit& e = edits[0];
-  EXPECT_EQ(e.path, "src/server.ts");
-  EXPECT_EQ(e.form, "search_replace_blocks");
-  ASSERT_EQ(e.hunks.size(), 2u);
-  EXPECT_EQ(e.hunks[0].old_text, "app.listen(3000);");
-  EXPECT_EQ(e.hunks[0].new_text, "app.get(\"/h\");\napp.listen(3000);");
-  EXPECT_EQ(e.hunks[0].start_line, 5);
-  EXPECT_EQ(e.hunks[1].old_text, "const a = 1;");
-  EXPECT_EQ(e.hunks[1].new_text, "const a = 2;");
-  EXPECT_FALSE(e.hunks[1].start_line);
-  EXPECT_EQ(e.unterminated_blocks, 1);
+struct HunkWant {
+  Want<std::string> old_text, new_text;
+  Want<int64_t> start_line;
+};
+using Hunks = std::vector<HunkWant>;
+
+// One edited file. `hunks` unset: not checked; set: exactly these hunks, in order.
+struct FileEditWant {
+  Want<std::string> path, form;
+  std::optional<Hunks> hunks;
+  Want<bool> replace_all;
+  Want<int64_t> expected_replacements;
+  Want<std::string> move_to;
+  Want<int64_t> unterminated_blocks;
+};
+
+struct EditCase {
+  const char* name;
+  std::string_view tool;
+  std::string input;
+  std::vector<FileEditWant> files;  // exactly these files, in order
+};
+
+const EditCase kEditCases[] = {
+    {.name = "ApplyDiffTwoBlocksAndOneUnterminated_row_contract",
+     .tool = "apply_diff",
+     .input =
+         R"({"path":"src/server.ts","diff":"<<<<<<< SEARCH\n:start_line:5\n-------\napp.listen(3000);\n=======\napp.get(\"/h\");\napp.listen(3000);\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nconst a = 1;\n=======\nconst a = 2;\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n:start_line:9\n-------\nlost\n=======\nnever closed"})",
+     .files = {{.path = "src/server.ts",
+                .form = "search_replace_blocks",
+                .hunks = Hunks{{.old_text = "app.listen(3000);",
+                                .new_text = "app.get(\"/h\");\napp.listen(3000);",
+                                .start_line = 5},
+                               {.old_text = "const a = 1;", .new_text = "const a = 2;", .start_line = kAbsent}},
+                .unterminated_blocks = 1}}},
+    // A block cut before its REPLACE marker and followed by another block: the cut one records nothing.
+    {.name = "ApplyDiffBlockCutBeforeNextBlockRecordsNothing_row_contract",
+     .tool = "apply_diff",
+     .input = R"({"path":"a","diff":"<<<<<<< SEARCH\nx\n=======\ny\n<<<<<<< SEARCH\np\n=======\nq\n>>>>>>> REPLACE"})",
+     .files = {{.hunks = Hunks{{.old_text = "p"}}, .unterminated_blocks = 1}}},
+    // multi-search-replace.ts unescapes "\=======" and friends inside content; :end_line: is skipped.
+    {.name = "ApplyDiffEscapedMarkersAndEndLine_multi_search_replace",
+     .tool = "apply_diff",
+     .input =
+         R"({"path":"a","diff":"<<<<<<< SEARCH\n:start_line:3\n:end_line:4\n-------\n\\=======\nkeep\n=======\n\\>>>>>>> REPLACE\n>>>>>>> REPLACE"})",
+     .files = {{.hunks = Hunks{{.old_text = "=======\nkeep", .new_text = ">>>>>>> REPLACE", .start_line = 3}}}}},
+    {.name = "ApplyDiffMultiFileForm_v3_2x",
+     .tool = "apply_diff",
+     .input =
+         R"({"files":[{"path":"a.ts","diffs":[{"content":"<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE","start_line":7},{"content":"<<<<<<< SEARCH\n:start_line:9\n-------\np\n=======\nq\n>>>>>>> REPLACE","start_line":1}]},{"path":"b.ts","diffs":[{"content":"<<<<<<< SEARCH\nm\n=======\nn\n>>>>>>> REPLACE"}]},{"diffs":[]}]})",
+     .files = {{.path = "a.ts",
+                .hunks = Hunks{{.start_line = 7},    // from the diff entry
+                               {.start_line = 9}}},  // the block's own :start_line: wins
+               {.path = "b.ts", .hunks = Hunks{{.new_text = "n"}}}}},
+    {.name = "ReplaceInFileLegacyBlocks_roo_format_3_3",
+     .tool = "replace_in_file",
+     .input =
+         R"({"path":"a.py","diff":"------- SEARCH\nold\n=======\nnew\n+++++++ REPLACE\n<<<<<<< SEARCH\no2\n=======\nn2\n>>>>>>> REPLACE"})",
+     .files = {{.form = "search_replace_blocks", .hunks = Hunks{{.old_text = "old"}, {.new_text = "n2"}}}}},
+    {.name = "SearchAndReplacePlain_roo_format_3_3",
+     .tool = "search_and_replace",
+     .input = R"({"path":"a.txt","search":"foo","replace":"bar","start_line":3,"end_line":9})",
+     .files = {{.form = "search_replace", .hunks = Hunks{{.old_text = "foo", .new_text = "bar", .start_line = 3}}}}},
+    // A search_and_replace with use_regex records neither side.
+    {.name = "SearchAndReplaceRegexRecordsNoSide_row_contract",
+     .tool = "search_and_replace",
+     .input = R"({"path":"a.txt","search":"fo+","replace":"bar","use_regex":true,"ignore_case":true})",
+     .files = {{.form = "regex_replace", .hunks = Hunks{}}}},
+    {.name = "SearchAndReplaceLegacyOperations_v3_35",
+     .tool = "search_and_replace",
+     .input =
+         R"({"path":"a.txt","operations":[{"search":"a","replace":"b"},{"search":"c+","replace":"d","use_regex":true},{"search":"e","replace":null}]})",
+     .files = {{.form = "search_replace",
+                .hunks = Hunks{{.old_text = "a"},
+                               {.old_text = kAbsent, .new_text = kAbsent},   // regex: neither side
+                               {.old_text = "e", .new_text = kAbsent}}}}},  // null is skipped, not stringified
+    {.name = "SearchAndReplaceLegacyOperationsAllRegex_v3_35",
+     .tool = "search_and_replace",
+     .input = R"({"path":"a.txt","operations":[{"search":"x+","replace":"y","use_regex":true}]})",
+     .files = {{.form = "regex_replace", .hunks = Hunks{}}}},
+    // Current Roo stores edit's arguments under the search_and_replace alias (tools.ts:337-340).
+    {.name = "SearchAndReplaceAsEditAlias_roo_format_3_3",
+     .tool = "search_and_replace",
+     .input = R"({"file_path":"src/a.ts","old_string":"x","new_string":"y","replace_all":true})",
+     .files = {{.path = "src/a.ts",
+                .form = "old_new_string",
+                .hunks = Hunks{{.old_text = "x", .new_text = "y"}},
+                .replace_all = true}}},
+    {.name = "EditWithReplaceAll_edit_ts",
+     .tool = "edit",
+     .input = R"j({"file_path":"/abs/b.go","old_string":"foo()","new_string":"bar()","replace_all":false})j",
+     .files = {{.path = "/abs/b.go",
+                .form = "old_new_string",
+                .replace_all = false,
+                .expected_replacements = kAbsent}}},
+    {.name = "SearchReplaceTool_search_replace_ts",
+     .tool = "search_replace",
+     .input = R"({"file_path":"c.rs","old_string":"a","new_string":"b"})",
+     .files = {{.hunks = Hunks{{.old_text = "a"}}, .replace_all = kAbsent}}},
+    {.name = "EditFileExpectedReplacements_edit_file_ts",
+     .tool = "edit_file",
+     .input = R"({"file_path":"d.md","old_string":"t","new_string":"u","expected_replacements":3})",
+     .files = {{.expected_replacements = 3}}},
+    {.name = "EditFileCreate_edit_file_ts",
+     .tool = "edit_file",
+     .input = R"({"file_path":"new.md","old_string":"","new_string":"# Title\n"})",
+     .files = {{.hunks = Hunks{{.old_text = "",  // recorded, so kept
+                                .new_text = "# Title\n"}}}}},
+    {.name = "WriteToFileWholeFile_roo_format_3_3",
+     .tool = "write_to_file",
+     .input = R"({"path":"src/dates.py","content":"line\n","line_count":1})",
+     .files = {{.form = "whole_file", .hunks = Hunks{{.old_text = kAbsent, .new_text = "line\n"}}}}},
+    {.name = "WriteFileAlias_tools_ts_338",
+     .tool = "write_file",
+     .input = R"({"path":"x.txt","content":"hi"})",
+     .files = {{.form = "whole_file", .hunks = Hunks{{.new_text = "hi"}}}}},
+    {.name = "InsertContentAtLine_v3_35",
+     .tool = "insert_content",
+     .input = R"({"path":"a.py","line":12,"content":"import os"})",
+     .files = {{.form = "insert", .hunks = Hunks{{.old_text = kAbsent, .new_text = "import os", .start_line = 12}}}}},
+    {.name = "ApplyPatchAddUpdateMoveDelete_apply_patch_ts",
+     .tool = "apply_patch",
+     .input =
+         R"({"patch":"*** Begin Patch\n*** Add File: docs/new.md\n+# New\n+\n+text\n*** Update File: src/a.py\n*** Move to: src/b.py\n@@ def f():\n     x = 1\n-    return x\n+    return x + 1\n@@ def g():\n-    pass\n+    return 0\n*** End of File\n*** Delete File: old.txt\n*** End Patch"})",
+     .files = {{.path = "docs/new.md",
+                .form = "patch_add",
+                .hunks = Hunks{{.old_text = kAbsent, .new_text = "# New\n\ntext"}}},
+               // Context lines are on both sides, so each side is a contiguous span of the file.
+               {.path = "src/a.py",
+                .form = "patch_update",
+                .hunks = Hunks{{.old_text = "    x = 1\n    return x", .new_text = "    x = 1\n    return x + 1"},
+                               {.old_text = "    pass", .new_text = "    return 0"}},
+                .move_to = "src/b.py"},
+               {.path = "old.txt", .form = "patch_delete", .hunks = Hunks{}}}},
+    // A null or missing path, another tool, or an input that is no object records nothing; a path with no usable
+    // content records the file without hunks.
+    {.name = "NullPathRecordsNothing_roo_format_3_3", .tool = "apply_diff", .input = R"({"path":null,"diff":"x"})"},
+    {.name = "MissingPathRecordsNothing_roo_format_3_3", .tool = "write_to_file", .input = R"({"content":"x"})"},
+    {.name = "MissingFilePathRecordsNothing_roo_format_3_3",
+     .tool = "edit",
+     .input = R"({"old_string":"a","new_string":"b"})"},
+    {.name = "ReadToolRecordsNoEdit_roo_format_3_3", .tool = "read_file", .input = R"({"path":"a"})"},
+    {.name = "ArrayInputRecordsNothing_roo_format_3_3", .tool = "write_to_file", .input = R"([1,2])"},
+    {.name = "NullContentRecordsNoHunk_roo_format_3_3",
+     .tool = "write_to_file",
+     .input = R"({"path":"a","content":null})",
+     .files = {{.hunks = Hunks{}}}},
+    {.name = "NumberDiffRecordsNoHunk_roo_format_3_3",
+     .tool = "apply_diff",
+     .input = R"({"path":"a","diff":7})",
+     .files = {{.hunks = Hunks{}}}},
+};
+
+class FileEditsTable : public testing::TestWithParam<EditCase> {};
+
+TEST_P(FileEditsTable, Reads) {
+  const EditCase& c = GetParam();
+  auto edits = file_edits(c.tool, json(c.input));
+  ASSERT_EQ(edits.size(), c.files.size());
+  for (size_t f = 0; f < edits.size(); ++f) {
+    SCOPED_TRACE("file " + std::to_string(f));
+    const FileEditWant& want = c.files[f];
+    const FileEdit& e = edits[f];
+    check("path", want.path, e.path);
+    check("form", want.form, e.form);
+    check("replace_all", want.replace_all, e.replace_all);
+    check("expected_replacements", want.expected_replacements, e.expected_replacements);
+    check("move_to", want.move_to, e.move_to);
+    check("unterminated_blocks", want.unterminated_blocks, e.unterminated_blocks);
+    if (!want.hunks) continue;
+    ASSERT_EQ(e.hunks.size(), want.hunks->size());
+    for (size_t h = 0; h < e.hunks.size(); ++h) {
+      SCOPED_TRACE("hunk " + std::to_string(h));
+      check("old_text", (*want.hunks)[h].old_text, e.hunks[h].old_text);
+      check("new_text", (*want.hunks)[h].new_text, e.hunks[h].new_text);
+      check("start_line", (*want.hunks)[h].start_line, e.hunks[h].start_line);
+    }
+  }
 }
 
-// A block cut before its REPLACE marker and followed by another block: the cut one records nothing.
-TEST(Edits, ApplyDiffBlockCutBeforeNextBlockRecordsNothing_seed_001) {
-  auto doc =
-      json(R"({"path":"a","diff":"<<<<<<< SEARCH\nx\n=======\ny\n<<<<<<< SEARCH\np\n=======\nq\n>>>>>>> REPLACE"})");
-  auto edits = file_edits("apply_diff", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  ASSERT_EQ(edits[0].hunks.size(), 1u);
-  EXPECT_EQ(edits[0].hunks[0].old_text, "p");
-  EXPECT_EQ(edits[0].unterminated_blocks, 1);
-}
-
-// multi-search-replace.ts unescapes "\=======" and friends inside content; :end_line: is skipped.
-TEST(Edits, ApplyDiffEscapedMarkersAndEndLine_multi_search_replace) {
-  auto doc = json(
-      R"({"path":"a","diff":"<<<<<<< SEARCH\n:start_line:3\n:end_line:4\n-------\n\\=======\nkeep\n=======\n\\>>>>>>> REPLACE\n>>>>>>> REPLACE"})");
-  auto edits = file_edits("apply_diff", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  ASSERT_EQ(edits[0].hunks.size(), 1u);
-  EXPECT_EQ(edits[0].hunks[0].old_text, "=======\nkeep");
-  EXPECT_EQ(edits[0].hunks[0].new_text, ">>>>>>> REPLACE");
-  EXPECT_EQ(edits[0].hunks[0].start_line, 3);
-}
-
-TEST(Edits, ApplyDiffMultiFileForm_v3_2x) {
-  auto doc = json(
-      R"({"files":[{"path":"a.ts","diffs":[{"content":"<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE","start_line":7},{"content":"<<<<<<< SEARCH\n:start_line:9\n-------\np\n=======\nq\n>>>>>>> REPLACE","start_line":1}]},{"path":"b.ts","diffs":[{"content":"<<<<<<< SEARCH\nm\n=======\nn\n>>>>>>> REPLACE"}]},{"diffs":[]}]})");
-  auto edits = file_edits("apply_diff", doc);
-  ASSERT_EQ(edits.size(), 2u);
-  EXPECT_EQ(edits[0].path, "a.ts");
-  ASSERT_EQ(edits[0].hunks.size(), 2u);
-  EXPECT_EQ(edits[0].hunks[0].start_line, 7);  // from the diff entry
-  EXPECT_EQ(edits[0].hunks[1].start_line, 9);  // the block's own :start_line: wins
-  EXPECT_EQ(edits[1].path, "b.ts");
-  EXPECT_EQ(edits[1].hunks[0].new_text, "n");
-}
-
-TEST(Edits, ReplaceInFileLegacyBlocks_seed_001) {
-  auto doc = json(
-      R"({"path":"a.py","diff":"------- SEARCH\nold\n=======\nnew\n+++++++ REPLACE\n<<<<<<< SEARCH\no2\n=======\nn2\n>>>>>>> REPLACE"})");
-  auto edits = file_edits("replace_in_file", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].form, "search_replace_blocks");
-  ASSERT_EQ(edits[0].hunks.size(), 2u);
-  EXPECT_EQ(edits[0].hunks[0].old_text, "old");
-  EXPECT_EQ(edits[0].hunks[1].new_text, "n2");
-}
-
-TEST(Edits, SearchAndReplacePlain_seed_001) {
-  auto doc = json(R"({"path":"a.txt","search":"foo","replace":"bar","start_line":3,"end_line":9})");
-  auto edits = file_edits("search_and_replace", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].form, "search_replace");
-  ASSERT_EQ(edits[0].hunks.size(), 1u);
-  EXPECT_EQ(edits[0].hunks[0].old_text, "foo");
-  EXPECT_EQ(edits[0].hunks[0].new_text, "bar");
-  EXPECT_EQ(edits[0].hunks[0].start_line, 3);
-}
-
-// Seed 001: a search_and_replace with use_regex records neither side.
-TEST(Edits, SearchAndReplaceRegexRecordsNoSide_seed_001) {
-  auto doc = json(R"({"path":"a.txt","search":"fo+","replace":"bar","use_regex":true,"ignore_case":true})");
-  auto edits = file_edits("search_and_replace", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].form, "regex_replace");
-  EXPECT_TRUE(edits[0].hunks.empty());
-}
-
-TEST(Edits, SearchAndReplaceLegacyOperations_v3_35) {
-  auto doc = json(
-      R"({"path":"a.txt","operations":[{"search":"a","replace":"b"},{"search":"c+","replace":"d","use_regex":true},{"search":"e","replace":null}]})");
-  auto edits = file_edits("search_and_replace", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].form, "search_replace");
-  ASSERT_EQ(edits[0].hunks.size(), 3u);
-  EXPECT_EQ(edits[0].hunks[0].old_text, "a");
-  EXPECT_FALSE(edits[0].hunks[1].old_text);  // regex: neither side
-  EXPECT_FALSE(edits[0].hunks[1].new_text);
-  EXPECT_EQ(edits[0].hunks[2].old_text, "e");
-  EXPECT_FALSE(edits[0].hunks[2].new_text);  // null is skipped, not stringified
-  auto all_regex = json(R"({"path":"a.txt","operations":[{"search":"x+","replace":"y","use_regex":true}]})");
-  auto r = file_edits("search_and_replace", all_regex);
-  ASSERT_EQ(r.size(), 1u);
-  EXPECT_EQ(r[0].form, "regex_replace");
-  EXPECT_TRUE(r[0].hunks.empty());
-}
-
-// Current Roo stores edit's arguments under the search_and_replace alias (seed 001, tools.ts:337-340).
-TEST(Edits, SearchAndReplaceAsEditAlias_seed_001) {
-  auto doc = json(R"({"file_path":"src/a.ts","old_string":"x","new_string":"y","replace_all":true})");
-  auto edits = file_edits("search_and_replace", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].form, "old_new_string");
-  EXPECT_EQ(edits[0].path, "src/a.ts");
-  EXPECT_EQ(edits[0].hunks[0].old_text, "x");
-  EXPECT_EQ(edits[0].hunks[0].new_text, "y");
-  EXPECT_EQ(edits[0].replace_all, true);
-}
-
-TEST(Edits, EditWithReplaceAll_edit_ts) {
-  auto doc = json(R"j({"file_path":"/abs/b.go","old_string":"foo()","new_string":"bar()","replace_all":false})j");
-  auto edits = file_edits("edit", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].form, "old_new_string");
-  EXPECT_EQ(edits[0].path, "/abs/b.go");
-  EXPECT_EQ(edits[0].replace_all, false);
-  EXPECT_FALSE(edits[0].expected_replacements);
-}
-
-TEST(Edits, SearchReplaceTool_search_replace_ts) {
-  auto doc = json(R"({"file_path":"c.rs","old_string":"a","new_string":"b"})");
-  auto edits = file_edits("search_replace", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].hunks[0].old_text, "a");
-  EXPECT_FALSE(edits[0].replace_all);
-}
-
-TEST(Edits, EditFileExpectedReplacementsAndCreate_edit_file_ts) {
-  auto doc = json(R"({"file_path":"d.md","old_string":"t","new_string":"u","expected_replacements":3})");
-  auto edits = file_edits("edit_file", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].expected_replacements, 3);
-  auto create = json(R"({"file_path":"new.md","old_string":"","new_string":"# Title\n"})");
-  auto c = file_edits("edit_file", create);
-  ASSERT_EQ(c.size(), 1u);
-  EXPECT_EQ(c[0].hunks[0].old_text, "");  // recorded, so kept
-  EXPECT_EQ(c[0].hunks[0].new_text, "# Title\n");
-}
-
-TEST(Edits, WriteToFileWholeFile_seed_001) {
-  auto doc = json(R"({"path":"src/dates.py","content":"line\n","line_count":1})");
-  auto edits = file_edits("write_to_file", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].form, "whole_file");
-  ASSERT_EQ(edits[0].hunks.size(), 1u);
-  EXPECT_FALSE(edits[0].hunks[0].old_text);
-  EXPECT_EQ(edits[0].hunks[0].new_text, "line\n");
-}
-
-TEST(Edits, WriteFileAlias_tools_ts_338) {
-  auto doc = json(R"({"path":"x.txt","content":"hi"})");
-  auto edits = file_edits("write_file", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].form, "whole_file");
-  EXPECT_EQ(edits[0].hunks[0].new_text, "hi");
-}
-
-TEST(Edits, InsertContentAtLine_v3_35) {
-  auto doc = json(R"({"path":"a.py","line":12,"content":"import os"})");
-  auto edits = file_edits("insert_content", doc);
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].form, "insert");
-  ASSERT_EQ(edits[0].hunks.size(), 1u);
-  EXPECT_FALSE(edits[0].hunks[0].old_text);
-  EXPECT_EQ(edits[0].hunks[0].new_text, "import os");
-  EXPECT_EQ(edits[0].hunks[0].start_line, 12);
-}
-
-TEST(Edits, ApplyPatchAddUpdateMoveDelete_apply_patch_ts) {
-  auto doc = json(
-      R"({"patch":"*** Begin Patch\n*** Add File: docs/new.md\n+# New\n+\n+text\n*** Update File: src/a.py\n*** Move to: src/b.py\n@@ def f():\n     x = 1\n-    return x\n+    return x + 1\n@@ def g():\n-    pass\n+    return 0\n*** End of File\n*** Delete File: old.txt\n*** End Patch"})");
-  auto edits = file_edits("apply_patch", doc);
-  ASSERT_EQ(edits.size(), 3u);
-  EXPECT_EQ(edits[0].form, "patch_add");
-  EXPECT_EQ(edits[0].path, "docs/new.md");
-  ASSERT_EQ(edits[0].hunks.size(), 1u);
-  EXPECT_FALSE(edits[0].hunks[0].old_text);
-  EXPECT_EQ(edits[0].hunks[0].new_text, "# New\n\ntext");
-
-  EXPECT_EQ(edits[1].form, "patch_update");
-  EXPECT_EQ(edits[1].path, "src/a.py");
-  EXPECT_EQ(edits[1].move_to, "src/b.py");
-  ASSERT_EQ(edits[1].hunks.size(), 2u);
-  // Context lines are on both sides, so each side is a contiguous span of the file.
-  EXPECT_EQ(edits[1].hunks[0].old_text, "    x = 1\n    return x");
-  EXPECT_EQ(edits[1].hunks[0].new_text, "    x = 1\n    return x + 1");
-  EXPECT_EQ(edits[1].hunks[1].old_text, "    pass");
-  EXPECT_EQ(edits[1].hunks[1].new_text, "    return 0");
-
-  EXPECT_EQ(edits[2].form, "patch_delete");
-  EXPECT_EQ(edits[2].path, "old.txt");
-  EXPECT_TRUE(edits[2].hunks.empty());
-}
-
-TEST(Edits, NullsAndMissingPathsRecordNothing_roo_format_3_3) {
-  EXPECT_TRUE(file_edits("apply_diff", json(R"({"path":null,"diff":"x"})")).empty());
-  EXPECT_TRUE(file_edits("write_to_file", json(R"({"content":"x"})")).empty());
-  EXPECT_TRUE(file_edits("edit", json(R"({"old_string":"a","new_string":"b"})")).empty());
-  EXPECT_TRUE(file_edits("read_file", json(R"({"path":"a"})")).empty());
-  EXPECT_TRUE(file_edits("write_to_file", json(R"([1,2])")).empty());
-  auto e = file_edits("write_to_file", json(R"({"path":"a","content":null})"));
-  ASSERT_EQ(e.size(), 1u);
-  EXPECT_TRUE(e[0].hunks.empty());
-  auto d = file_edits("apply_diff", json(R"({"path":"a","diff":7})"));
-  ASSERT_EQ(d.size(), 1u);
-  EXPECT_TRUE(d[0].hunks.empty());
-}
+INSTANTIATE_TEST_SUITE_P(Edits, FileEditsTable, testing::ValuesIn(kEditCases), case_name<EditCase>);
 
 // ---- Reads ----
 
-TEST(Reads, NewFormPathModeOffsetLimit_read_file_ts) {
-  auto doc = json(R"({"path":"src/a.ts","mode":"slice","offset":100,"limit":50,"indentation":null})");
-  auto reads = file_reads("read_file", doc);
-  ASSERT_EQ(reads.size(), 1u);
-  EXPECT_EQ(reads[0].path, "src/a.ts");
-  EXPECT_EQ(reads[0].mode, "slice");
-  EXPECT_EQ(reads[0].offset, 100);
-  EXPECT_EQ(reads[0].limit, 50);
-  EXPECT_FALSE(reads[0].line_ranges);
+struct ReadWant {
+  Want<std::string> path, line_ranges, mode;
+  Want<int64_t> offset, limit;
+};
+
+struct ReadCase {
+  const char* name;
+  std::string_view tool;
+  std::string input;
+  std::vector<ReadWant> reads;  // exactly these paths, in order
+};
+
+const ReadCase kReadCases[] = {
+    {.name = "NewFormPathModeOffsetLimit_read_file_ts",
+     .tool = "read_file",
+     .input = R"({"path":"src/a.ts","mode":"slice","offset":100,"limit":50,"indentation":null})",
+     .reads = {{.path = "src/a.ts", .line_ranges = kAbsent, .mode = "slice", .offset = 100, .limit = 50}}},
+    {.name = "LegacyTupleRanges_NativeToolCallParser_331",
+     .tool = "read_file",
+     .input = R"({"files":[{"path":"a.ts","line_ranges":[[1,50],[80,90]]},{"path":"b.ts"}]})",
+     .reads = {{.line_ranges = "1-50,80-90"}, {.path = "b.ts", .line_ranges = kAbsent}}},
+    {.name = "LegacyObjectRangesUnderLineRangesOrLineRangesCamel_row_contract",
+     .tool = "read_file",
+     .input =
+         R"({"files":[{"path":"a.ts","line_ranges":[{"start":1,"end":50}]},{"path":"c.ts","lineRanges":[{"start":5,"end":6}]}],"_legacyFormat":true})",
+     .reads = {{.line_ranges = "1-50"}, {.line_ranges = "5-6"}}},
+    {.name = "LegacyStringRanges_NativeToolCallParser_331",
+     .tool = "read_file",
+     .input = R"({"files":[{"path":"a.ts","line_ranges":["1-50","80-90"]}]})",
+     .reads = {{.line_ranges = "1-50,80-90"}}},
+    {.name = "FilesAsJsonString_NativeToolCallParser_331",
+     .tool = "read_file",
+     .input = R"({"files":"[{\"path\":\"a.ts\",\"line_ranges\":[[2,3]]},{\"path\":\"b.ts\"}]"})",
+     .reads = {{.path = "a.ts", .line_ranges = "2-3"}, {.path = "b.ts"}}},
+    // Other tools and bad shapes read nothing.
+    {.name = "OtherToolReadsNothing_roo_format_3_3", .tool = "write_to_file", .input = R"({"path":"a"})"},
+    {.name = "FilesNotJsonReadsNothing_roo_format_3_3", .tool = "read_file", .input = R"({"files":"not json"})"},
+    {.name = "FilesWithoutPathsReadNothing_roo_format_3_3",
+     .tool = "read_file",
+     .input = R"({"files":[{"path":null},3]})"},
+};
+
+class FileReadsTable : public testing::TestWithParam<ReadCase> {};
+
+TEST_P(FileReadsTable, Reads) {
+  const ReadCase& c = GetParam();
+  auto reads = file_reads(c.tool, json(c.input));
+  ASSERT_EQ(reads.size(), c.reads.size());
+  for (size_t i = 0; i < reads.size(); ++i) {
+    SCOPED_TRACE("read " + std::to_string(i));
+    check("path", c.reads[i].path, reads[i].path);
+    check("line_ranges", c.reads[i].line_ranges, reads[i].line_ranges);
+    check("mode", c.reads[i].mode, reads[i].mode);
+    check("offset", c.reads[i].offset, reads[i].offset);
+    check("limit", c.reads[i].limit, reads[i].limit);
+  }
 }
 
-TEST(Reads, LegacyTupleRanges_NativeToolCallParser_331) {
-  auto doc = json(R"({"files":[{"path":"a.ts","line_ranges":[[1,50],[80,90]]},{"path":"b.ts"}]})");
-  auto reads = file_reads("read_file", doc);
-  ASSERT_EQ(reads.size(), 2u);
-  EXPECT_EQ(reads[0].line_ranges, "1-50,80-90");
-  EXPECT_EQ(reads[1].path, "b.ts");
-  EXPECT_FALSE(reads[1].line_ranges);
-}
-
-TEST(Reads, LegacyObjectRangesUnderLineRangesOrLineRangesCamel_seed_001) {
-  auto doc = json(
-      R"({"files":[{"path":"a.ts","line_ranges":[{"start":1,"end":50}]},{"path":"c.ts","lineRanges":[{"start":5,"end":6}]}],"_legacyFormat":true})");
-  auto reads = file_reads("read_file", doc);
-  ASSERT_EQ(reads.size(), 2u);
-  EXPECT_EQ(reads[0].line_ranges, "1-50");
-  EXPECT_EQ(reads[1].line_ranges, "5-6");
-}
-
-TEST(Reads, LegacyStringRanges_NativeToolCallParser_331) {
-  auto doc = json(R"({"files":[{"path":"a.ts","line_ranges":["1-50","80-90"]}]})");
-  auto reads = file_reads("read_file", doc);
-  ASSERT_EQ(reads.size(), 1u);
-  EXPECT_EQ(reads[0].line_ranges, "1-50,80-90");
-}
-
-TEST(Reads, FilesAsJsonString_NativeToolCallParser_331) {
-  auto doc = json(R"({"files":"[{\"path\":\"a.ts\",\"line_ranges\":[[2,3]]},{\"path\":\"b.ts\"}]"})");
-  auto reads = file_reads("read_file", doc);
-  ASSERT_EQ(reads.size(), 2u);
-  EXPECT_EQ(reads[0].path, "a.ts");
-  EXPECT_EQ(reads[0].line_ranges, "2-3");
-  EXPECT_EQ(reads[1].path, "b.ts");
-}
-
-TEST(Reads, OtherToolsAndBadShapesReadNothing_roo_format_3_3) {
-  EXPECT_TRUE(file_reads("write_to_file", json(R"({"path":"a"})")).empty());
-  EXPECT_TRUE(file_reads("read_file", json(R"({"files":"not json"})")).empty());
-  EXPECT_TRUE(file_reads("read_file", json(R"({"files":[{"path":null},3]})")).empty());
-}
+INSTANTIATE_TEST_SUITE_P(Reads, FileReadsTable, testing::ValuesIn(kReadCases), case_name<ReadCase>);
 
 // ---- MCP names (src/utils/mcp-name.ts) ----
 

@@ -1,6 +1,6 @@
 // What the transcript parsers make of calls, results, decisions and context (docs/row-contract.md "Transcript
-// semantics"; seeds 000, 001, 002; roo-format.md §2–§5). Inputs are literal bytes in Roo's shapes; expected values
-// are written from the contract and the seeds.
+// semantics", "Rules the rows follow"; docs/roo-format.md §2–§5). Inputs are literal bytes in Roo's shapes; expected
+// values are written from the contract and its rules.
 #include <gtest/gtest.h>
 
 #include "core/parsers/parsers.h"
@@ -30,8 +30,8 @@ std::vector<std::string> kinds(const ParserHarness& h) {
   return out;
 }
 
-// seed 001 / roo-format.md §3.4: the exit code is read out of the result and joined onto the command row.
-TEST(CommandRows, ExitCodesAreJoinedFromTheirResults_seed001) {
+// "Exit codes" / docs/roo-format.md §3.4: the exit code is read out of the result and joined onto the command row.
+TEST(CommandRows, ExitCodesAreJoinedFromTheirResults_row_contract) {
   ParserHarness h;
   run_api(h, "[" + call("c1", "execute_command", R"({"command":"make","cwd":null,"timeout":null})", 1000) + "," +
                  result("c1", R"("Command executed in terminal within working directory '/w'. Command execution was not successful, inspect the cause and adjust as needed.\nExit code: 2\nOutput:\nboom")", 2000) +
@@ -51,7 +51,7 @@ TEST(CommandRows, ExitCodesAreJoinedFromTheirResults_seed001) {
   EXPECT_EQ(h.rows.str(2, "cwd"), "/w");
 }
 
-// roo-format.md §2.7, §11 item 3: a persisted output names its artifact, which joins the cmd-<ts>.txt file.
+// docs/roo-format.md §2.7, §11 item 3: a persisted output names its artifact, which joins the cmd-<ts>.txt file.
 TEST(CommandRows, PersistedOutputNamesItsArtifact_roo_format_2_7) {
   ParserHarness h;
   run_api(h, "[" + call("c1", "execute_command", R"({"command":"cat big.log"})", 1000) + "," +
@@ -73,8 +73,8 @@ TEST(CommandRows, PersistedOutputNamesItsArtifact_roo_format_2_7) {
   EXPECT_EQ(f.rows.str(0, "text"), "line 1\nline 2\n\xEF\xBF\xBD\n");  // invalid UTF-8 → U+FFFD, nothing lost
 }
 
-// seed 000 Fixtures: the denial and approval-with-feedback results, worded as seed 000 Permission rows.
-TEST(PermissionRows, ApiStatusResultsGiveDecisionRows_seed000) {
+// A denial and an approval-with-feedback result (docs/roo-format.md §3.4), worded as "Permission rows".
+TEST(PermissionRows, ApiStatusResultsGiveDecisionRows_row_contract) {
   ParserHarness h;
   run_api(h, R"([{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01B","name":"write_to_file","input":{"path":"conftest.py","content":"x"}},{"type":"tool_use","id":"toolu_01C","name":"execute_command","input":{"command":"pytest"}}],"ts":1760000004000},)"
              R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01B","content":"{\"status\":\"denied\",\"feedback\":\"leave conftest alone\"}"},{"type":"tool_result","tool_use_id":"toolu_01C","content":"{\"status\":\"approved\",\"feedback\":\"ok\"}\n\nCommand executed in terminal within working directory '/w'. Exit code: 0\nOutput:\n[pytest]"}],"ts":1760000005000}])");
@@ -86,12 +86,12 @@ TEST(PermissionRows, ApiStatusResultsGiveDecisionRows_seed000) {
   EXPECT_EQ(h.rows.str(2, "tool_name"), "write_to_file");
   EXPECT_EQ(h.rows.str(2, "decision"), "denied");
   EXPECT_EQ(h.rows.str(5, "text"), "permission decision: approved feedback=ok");
-  // The approval JSON opens the result; the command's own status follows it (roo-format.md §3.4).
+  // The approval JSON opens the result; the command's own status follows it (docs/roo-format.md §3.4).
   EXPECT_EQ(h.rows.rows[3]["exit_code"].GetInt(), 0);
   EXPECT_EQ(h.rows.str(4, "result_status"), "approved");
 }
 
-// roo-format.md §3.4 (responses.ts:99-111): a denial with images is a block list whose first text block is the
+// docs/roo-format.md §3.4 (responses.ts:99-111): a denial with images is a block list whose first text block is the
 // JSON; .rooignore blocks are typed, not left as text.
 TEST(PermissionRows, DenialWithImagesAndRooignoreBlock_roo_format_3_4) {
   ParserHarness h;
@@ -116,8 +116,8 @@ TEST(CommandRows, UiOnlyCommandKeepsItsOutput_roo_format_2_7) {
   EXPECT_EQ(h.rows.str(4, "execution_id"), "7");
 }
 
-// seed 000 Permission rows: a ui tool ask with isAnswered:true; seed 002: an ask without it is a request only.
-TEST(PermissionRows, UiAnsweredAskIsAnApprovalUnansweredIsARequestOnly_seed000_seed002) {
+// "Permission rows": a ui tool ask with isAnswered:true; "Overlapping reports": an ask without it is a request only.
+TEST(PermissionRows, UiAnsweredAskIsAnApprovalUnansweredIsARequestOnly_row_contract) {
   ParserHarness h;
   run_ui(h, R"([{"ts":1760000002000,"type":"ask","ask":"tool","text":"{\"tool\":\"appliedDiff\",\"path\":\"src/util.py\",\"diff\":\"-old\\n+new\"}","isAnswered":true},)"
             R"({"ts":1760000003000,"type":"ask","ask":"use_mcp_server","text":"{\"type\":\"use_mcp_tool\",\"serverName\":\"github\",\"toolName\":\"create_issue\"}"}])");
@@ -131,8 +131,8 @@ TEST(PermissionRows, UiAnsweredAskIsAnApprovalUnansweredIsARequestOnly_seed000_s
   EXPECT_FALSE(h.rows.rows[2].HasMember("is_answered"));
 }
 
-// seed 001: edits keep both sides and a sha256 of each; paths resolve against the workspace.
-TEST(EditRows, ApplyDiffBlocksAndPatchFilesBecomeFileEditRows_seed001) {
+// "Edits and reads": edits keep both sides and a sha256 of each; "Workspace paths": paths resolve against it.
+TEST(EditRows, ApplyDiffBlocksAndPatchFilesBecomeFileEditRows_row_contract) {
   ParserHarness h;
   const std::string diff =
       R"(<<<<<<< SEARCH\n:start_line:3\n-------\nold a\n=======\nnew a\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nold b\n=======\nnew b\n>>>>>>> REPLACE)";
@@ -162,7 +162,7 @@ TEST(EditRows, ApplyDiffBlocksAndPatchFilesBecomeFileEditRows_seed001) {
   EXPECT_NE(h.rows.str(1, "row_id"), h.rows.str(2, "row_id"));
 }
 
-// roo-format.md §3.3: read_file's legacy files list, here as a JSON string.
+// docs/roo-format.md §3.3: read_file's legacy files list, here as a JSON string.
 TEST(ReadRows, LegacyFilesStringGivesOneRowPerPath_roo_format_3_3) {
   ParserHarness h;
   run_api(h, "[" + call("r1", "read_file", R"({"files":"[{\"path\":\"a.py\",\"line_ranges\":[[1,40]]},{\"path\":\"/abs/b.py\"}]"})", 1000) + "]");
@@ -172,8 +172,8 @@ TEST(ReadRows, LegacyFilesStringGivesOneRowPerPath_roo_format_3_3) {
   EXPECT_FALSE(h.rows.rows[1].HasMember("file_path_resolved"));  // absolute: nothing to resolve
 }
 
-// seed 001: the path stays as recorded when the task has no workspace.
-TEST(ReadRows, NoWorkspaceKeepsTheRecordedPath_seed001) {
+// "Workspace paths": the path stays as recorded when the task has no workspace.
+TEST(ReadRows, NoWorkspaceKeepsTheRecordedPath_row_contract) {
   EXPECT_EQ(resolve_task_path("loop.go", std::nullopt), std::nullopt);
   EXPECT_EQ(resolve_task_path("src/a.ts", std::string("c:\\Users\\bob\\app")), "c:\\Users\\bob\\app\\src\\a.ts");
   EXPECT_EQ(resolve_task_path("./a.ts", std::string("/p/")), "/p/a.ts");
@@ -186,9 +186,9 @@ const std::string kXmlTask =
     R"({"role":"user","content":[{"type":"text","text":"[write_to_file for 'a.html'] Result:"},{"type":"text","text":"The user denied this operation and provided the following feedback:\n<feedback>\nuse a span\n</feedback>"},{"type":"text","text":"Tool [read_file] was not executed because a tool has already been used in this message. Only one tool may be used per message."},{"type":"text","text":"<environment_details>\n# Current Mode\n<slug>code</slug>\n<model>m-2</model>\n</environment_details>"}],"ts":3000},)"
     R"({"role":"assistant","content":[{"type":"text","text":"ok"}],"ts":4000}])";
 
-// seed 001: in a task with no tool_use block, the first XML call of a message is a call; its result comes back as
-// a "[tool] Result:" text; the XML-era denial text is a decision (roo-format.md §4).
-TEST(XmlEra, FirstXmlCallIsACallAndItsDenialADecision_seed001) {
+// "XML-era tool calls": in a task with no tool_use block, the first XML call of a message is a call; its result comes
+// back as a "[tool] Result:" text; the XML-era denial text is a decision (docs/roo-format.md §4).
+TEST(XmlEra, FirstXmlCallIsACallAndItsDenialADecision_row_contract) {
   ParserHarness h;
   run_api(h, kXmlTask);
   // The text after the first call (a second call the client never ran) is still what the model wrote.
@@ -205,15 +205,15 @@ TEST(XmlEra, FirstXmlCallIsACallAndItsDenialADecision_seed001) {
   EXPECT_FALSE(h.rows.rows[3].HasMember("tool_use_id"));
   EXPECT_EQ(h.rows.str(4, "tool_name"), "write_to_file");
   EXPECT_EQ(h.rows.str(5, "text"), "permission decision: denied feedback=use a span");
-  EXPECT_EQ(h.rows.str(6, "text"), "use a span");  // seed 001: feedback typed beside a result is the person's
+  EXPECT_EQ(h.rows.str(6, "text"), "use a span");  // feedback typed beside a result is the person's
   EXPECT_EQ(h.rows.str(7, "skipped"), "not_executed");  // the second call was never run: no call row for it
   EXPECT_EQ(h.rows.str(9, "model"), "m-2");  // the model the environment block named serves the next request
   EXPECT_EQ(h.rows.str(9, "model_source"), "environment_details");
   EXPECT_FALSE(h.rows.rows[3].HasMember("model"));  // before any environment block: no model
 }
 
-// seed 001: in a task with a tool_use block anywhere (here: later), XML in a text is what the model showed.
-TEST(XmlEra, XmlInANativeTaskIsOnlyText_seed001) {
+// "XML-era tool calls": in a task with a tool_use block anywhere (here: later), XML in a text is what the model showed.
+TEST(XmlEra, XmlInANativeTaskIsOnlyText_row_contract) {
   ParserHarness h;
   run_api(h, R"([{"role":"assistant","content":[{"type":"text","text":"Use <execute_command><command>ls</command></execute_command>"}],"ts":1},)" +
                  call("n1", "list_files", R"({"path":".","recursive":false})", 2) + "]");
@@ -221,7 +221,7 @@ TEST(XmlEra, XmlInANativeTaskIsOnlyText_seed001) {
   EXPECT_EQ(h.rows.str(1, "file_path"), ".");
 }
 
-// roo-format.md §3.2, §3.4: retry prompts, resumptions and subtask injections are not the user's words.
+// docs/roo-format.md §3.2, §3.4: retry prompts, resumptions and subtask injections are not the user's words.
 TEST(UserTurns, ClientTextsAreTypedNotUserWords_roo_format_3_4) {
   ParserHarness h;
   run_api(h, R"([{"role":"user","content":[{"type":"text","text":"[ERROR] You did not use a tool in your previous response! Please retry with a tool use."}],"ts":1},)"
@@ -235,8 +235,8 @@ TEST(UserTurns, ClientTextsAreTypedNotUserWords_roo_format_3_4) {
   EXPECT_EQ(h.rows.str(4, "linked_session_id"), "019d-child");
 }
 
-// The answer to ask_followup_question is a user row (seed 001); the api question folds the ui followup ask.
-TEST(UserTurns, FollowupAnswerIsAUserRow_seed001) {
+// The answer to ask_followup_question is a user row ("XML-era tool calls"); the api question folds the ui followup ask.
+TEST(UserTurns, FollowupAnswerIsAUserRow_row_contract) {
   ParserHarness h;
   ConversationTexts texts;
   run_api(h, "[" + call("q1", "ask_followup_question", R"({"question":"Which db?","follow_up":[{"text":"pg","mode":null}]})", 1) +
@@ -252,7 +252,7 @@ TEST(UserTurns, FollowupAnswerIsAUserRow_seed001) {
   EXPECT_TRUE(u.rows.rows.empty());  // both are the api's facts again
 }
 
-// roo-format.md §3.1: condensed messages are kept and marked; the summary is its own row.
+// docs/roo-format.md §3.1: condensed messages are kept and marked; the summary is its own row.
 TEST(Condense, HiddenMessagesAreKeptAndMarked_roo_format_3_1) {
   ParserHarness h;
   run_api(h, R"([{"role":"user","content":[{"type":"text","text":"old words"}],"ts":1,"condenseParent":"c-1"},)"
@@ -292,7 +292,7 @@ TEST(UiRows, UiOnlyRecordsAreTyped) {
   EXPECT_EQ(h.rows.str(5, "ui_kind"), "brand_new");
 }
 
-// roo-format.md §2.10: id formats and the time a UUIDv7 or a 13-digit id embeds.
+// docs/roo-format.md §2.10: id formats and the time a UUIDv7 or a 13-digit id embeds.
 TEST(TaskIds, FormatsAndEmbeddedTimes_roo_format_2_10) {
   TaskIdTime v7 = task_id_time("019cd70b-cb3d-73c1-9a4e-5f0b2d7c8e16");
   EXPECT_EQ(v7.format, "uuidv7");

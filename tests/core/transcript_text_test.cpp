@@ -1,5 +1,5 @@
-// transcript_text on literal texts. Expected values come from roo-format.md (§3.2, §3.4, §4), the Roo sources it
-// cites and seed 001, never from the code under test; epoch milliseconds are computed here independently.
+// transcript_text on literal texts. Expected values come from docs/roo-format.md (§3.2, §3.4, §4), the Roo sources it
+// cites and docs/row-contract.md, never from the code under test; epoch milliseconds are computed here independently.
 #include "core/parsers/transcript_text.h"
 
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ int64_t epoch_ms(int y, int mo, int d, int h, int mi, int s, int ms) {
   return ((days * 24 + h) * 60 + mi) * 60000LL + s * 1000LL + ms;
 }
 
-// The first-turn block of the current form (getEnvironmentDetails.ts; roo-format.md §3.4), as in the fixtures.
+// The first-turn block of the current form (getEnvironmentDetails.ts; docs/roo-format.md §3.4), as in the fixtures.
 const char* kCurrentBlock =
     "<environment_details>\n"
     "# VSCode Visible Files\nsrc/dates.py\n\n"
@@ -421,7 +421,7 @@ TEST(XmlToolCall, WriteToFileContentHoldsTagsUpToLastClose_s4) {
 }
 
 // Two write_to_file calls: the first one's content stops before the first </write_to_file>.
-TEST(XmlToolCall, ContentDoesNotRunIntoALaterCall_seed001) {
+TEST(XmlToolCall, ContentDoesNotRunIntoALaterCall_row_contract) {
   XmlToolCall c = call_of(
       "<write_to_file><path>a</path><content>A</content></write_to_file>\n"
       "<write_to_file><path>b</path><content>B</content></write_to_file>");
@@ -492,7 +492,7 @@ TEST(XmlToolCall, OtherParameterShapes_s3_3) {
             R"({"todos":"[x] a\n[ ] b"})");
 }
 
-TEST(XmlToolCall, OnlyFirstCallCounts_seed001) {
+TEST(XmlToolCall, OnlyFirstCallCounts_row_contract) {
   XmlToolCall c = call_of(
       "<read_file><path>a.ts</path></read_file>\n\n<execute_command><command>rm -rf x</command></execute_command>");
   EXPECT_EQ(c.name, "read_file");
@@ -501,7 +501,7 @@ TEST(XmlToolCall, OnlyFirstCallCounts_seed001) {
   EXPECT_EQ(c.end, std::string("<read_file><path>a.ts</path></read_file>").size());
 }
 
-TEST(XmlToolCall, CallInsideThinkingIsNotACall_seed001) {
+TEST(XmlToolCall, CallInsideThinkingIsNotACall_row_contract) {
   XmlToolCall c = call_of(
       "<thinking>Maybe <execute_command><command>rm -rf /</command></execute_command>? No.</thinking>\n"
       "<list_files><path>.</path></list_files>");
@@ -598,7 +598,7 @@ TEST(Thinking, UnclosedBlockAtTheEndIsTheRest) {
   EXPECT_TRUE(thinking_blocks("no thinking").empty());
 }
 
-// ---- parse_xml_decision (v3.25 responses.ts:8-16; roo-format.md §4) ----
+// ---- parse_xml_decision (v3.25 responses.ts:8-16; docs/roo-format.md §4) ----
 
 TEST(XmlDecision, Denied_s4) {
   auto d = parse_xml_decision("The user denied this operation.");

@@ -1,4 +1,4 @@
-// libFuzzer target for the catalog's name rules (roo-format.md §1.4, §2.2): names come from the evidence's
+// libFuzzer target for the catalog's name rules (docs/roo-format.md §1.4, §2.2): names come from the evidence's
 // directories, so any bytes. What comes back is checked against the promises: an ephemeral dir's ms has 13 digits,
 // a temp file name's parts rebuild the name exactly. A broken promise traps, so the fuzzer reports it like a crash.
 #include <cstddef>

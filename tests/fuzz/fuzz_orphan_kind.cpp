@@ -1,4 +1,4 @@
-// libFuzzer target for how --deep decides what an orphan file is (issue 5): its name (from the evidence's metadata,
+// libFuzzer target for how --deep decides what an orphan file is: its name (from the evidence's metadata,
 // any bytes) and its opening bytes (any content). The promises are checked: a kind by name keeps a name it came from,
 // a kind by content is a known kind decided by "content", and a made-up orphan name is OrphanFile-<digits>.
 #include <cstddef>

@@ -36,7 +36,7 @@ TEST(BodyFile, RecordPositionKeepsLinesOfTheSameSecondApart) {
   EXPECT_NE(body_line_for_row(b)->find("(/h/ui_messages.json #6.1)"), std::string::npos);
 }
 
-// reference/tsk.md §3.1: 11 fields MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime, times in epoch seconds.
+// TSK 3.x body format: 11 fields MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime, times in epoch seconds.
 TEST(BodyFile, TimedRowBecomesOneLineWithTheTimeInEveryColumn) {
   Fixture f;
   auto line = body_line_for_row(f.row("tool_call", 1760000000999, "a|b%c"));

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""End-to-end tests of --deep carving (issue 5, "Carving"): the real roo-ingest binary on the committed
-carve-ext4 fixture image (fixtures/build-images.sh build_carve_ext4).
+"""End-to-end tests of --deep carving (docs/row-contract.md "Carved records"): the real roo-ingest binary on the
+committed carve-ext4 fixture image (fixtures/build-images.sh build_carve_ext4).
 
 In that image task 019e34a9-… was saved again, and its previous save's files (the tree's .bak_…tmp files) were
 unlinked with their inodes wiped; task 019e22c8-… was deleted the same way, files and directory; and the bytes after
@@ -35,7 +35,7 @@ FREED = [f"{T2}/api_conversation_history.json", f"{T2}/history_item.json", f"{T2
          f"{T1}/.history_item.json.bak_1779000005202_r5t1y6u3i9.tmp",
          f"{T1}/.ui_messages.json.bak_1779000005201_m3k8q2w9z1.tmp",
          f"{T1}/.api_conversation_history.json.bak_1779000005191_p0x7c4n2v8.tmp"]
-# Records of those files that the live files also hold, byte for byte: folded, no row (issue 5).
+# Records of those files that the live files also hold, byte for byte: folded, no row.
 FOLDED = {f"{T1}/.ui_messages.json.bak_1779000005201_m3k8q2w9z1.tmp": [0],
           f"{T1}/.api_conversation_history.json.bak_1779000005191_p0x7c4n2v8.tmp": [0]}
 
@@ -168,7 +168,7 @@ class Carving(ImageRun):
         self.assertEqual(scanned, plain_rows)
         self.assertTrue(all(r["source"]["recovery"] in CARVED for r in deep_rows[len(plain_rows):]))
 
-    # issue 5 "Fold records identical to allocated ones" (one fact, both sources listed): the live
+    # A carved record identical to an allocated one is folded (one fact, both sources listed): the live
     # api_conversation_history.json's record 0 is also, byte for byte, record 0 of the previous save's freed .bak,
     # carved from unallocated blocks: the live row names that copy in also_in (image offset and length from a plain
     # search of the raw image, blocks of 1 KiB counted from offset 0). The other folded carved record, the .bak ui
@@ -217,7 +217,7 @@ class Carving(ImageRun):
         self.assertEqual(c["bytes_carved"], c["unallocated_bytes"] + c["slack_bytes"] + c["unpartitioned_bytes"])
 
     def test_determinism(self):
-        # The same image gives the same rows on every run, whatever the number of carving threads (issue 5).
+        # The same image gives the same rows on every run, whatever the number of carving threads.
         first, _, _ = self.run_tool("--deep", "--threads", "1", out_name="a")
         second, _, _ = self.run_tool("--deep", "--threads", "1", out_name="b")
         third, _, _ = self.run_tool("--deep", "--threads", "3", out_name="c")
@@ -235,7 +235,7 @@ class Carving(ImageRun):
 
 
 class Unpartitioned(ImageRun):
-    """issue 5 "Carving ... unpartitioned space": carve-gap.E01 (fixtures/build-images.sh build_carve_gap) is a GPT
+    """Carving unpartitioned space: carve-gap.E01 (fixtures/build-images.sh build_carve_gap) is a GPT
     disk with two small ext4 partitions; a gone partition's task is in space no partition holds: the tree's
     gap/ui_messages.json between p1 and p2, gap/history_item.json after p2. Rows against the hand-written
     fixtures/expected/carve-gap.rows.jsonl; every carved row's image offset against a byte search of the raw image."""
@@ -298,10 +298,6 @@ class Unpartitioned(ImageRun):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    BINARY = os.path.abspath(args[args.index("--binary") + 1])
-    REPO = os.path.abspath(args[args.index("--repo") + 1])
-    names = [a for a in args if a.startswith(("Carving", "Unpartitioned"))]
-    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(n, sys.modules[__name__]) for n in names)
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    import e2e_main
+
+    e2e_main.run(sys.modules[__name__], "Carving", "Unpartitioned")

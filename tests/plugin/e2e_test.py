@@ -90,7 +90,7 @@ class E2E(unittest.TestCase):
         self.assertEqual(offsets[0], DEMO_EXT4_OFFSET)
         return {offsets[0]: "linux-ext4", offsets[1]: "windows-ntfs"}
 
-    # Issue 2: the demo run prints rows for every task in the demo image with full provenance.
+    # The demo run prints rows for every task in the demo image with full provenance.
     def test_demo_image(self):
         out, proc = self.run_tool(images("demo.E01"), quiet=False)
         rows = read_rows(out)
@@ -142,10 +142,10 @@ class E2E(unittest.TestCase):
                 row.pop("time_source")
         self.assert_rows_match(read_rows(out), wanted)
 
-    # roo-format.md §1.2: gina's settings on the system partition name D:\RooData, which is on the data partition.
+    # docs/roo-format.md §1.2: gina's settings on the system partition name D:\RooData, which is on the data partition.
     # The first round reports it not on its own file system; the second round finds and reads it on the other
-    # partition. Her Cursor settings name E:\RooArchive, which no partition holds: issue 4 asks the report to say
-    # how each path was resolved, or that it could not be.
+    # partition. Her Cursor settings name E:\RooArchive, which no partition holds: the report says how each path was
+    # resolved, or that it could not be.
     def test_custom_path_on_another_partition(self):
         out, proc = self.run_tool(images("custom-path.E01"), quiet=False)
         rows = read_rows(out)
@@ -178,7 +178,7 @@ class E2E(unittest.TestCase):
         self.assertEqual(windsurf["resolution"], code["resolution"] + " (the path "
                          "/Users/gina/AppData/Roaming/Code/User/settings.json names too: looked for once, its rows "
                          "written once)")
-        # The stdout summary says the same, one line per path named (plugin/report.cpp run_summary; issue 4).
+        # The stdout summary says the same, one line per path named (plugin/report.cpp run_summary).
         summary = [line for line in proc.stdout.splitlines() if line.startswith("  customStoragePath ")]
         self.assertEqual(summary, [
             "  customStoragePath D:\\RooData (from /Users/gina/AppData/Roaming/Code/User/settings.json): found on "
@@ -205,9 +205,9 @@ class E2E(unittest.TestCase):
         self.assert_rows_match(rows, expected("linux-ext4", "transcripts", "stores-linux"))
         self.assert_provenance(rows, "linux-ext4.raw.001", {0: "linux-ext4"})
 
-    # Issue 4, seed 000 Secondary sources: a cli-history.json line is kept only when no task user row of the home has
-    # its text, and the report counts the lines matched. alice's 3 lines match none of her tasks' prompts; erin's
-    # third line is her task's prompt (fixtures/README.md, stores section).
+    # docs/row-contract.md "Past-use rows and secondary sources": a cli-history.json line is kept only when no task
+    # user row of the home has its text, and the report counts the lines matched. alice's 3 lines match none of her
+    # tasks' prompts; erin's third line is her task's prompt (fixtures/README.md, stores section).
     def test_cli_history_matches_are_counted(self):
         out, _ = self.run_tool(images("linux-ext4.raw.001"))
         report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
@@ -279,7 +279,7 @@ class E2E(unittest.TestCase):
             self.assertIn("roo-code " + row["kind"], line)
         return rows[len(linux):], report, body
 
-    # Issue 2: a crash while reading one file system loses neither the rows of the others nor the report.
+    # A crash while reading one file system loses neither the rows of the others nor the report.
     def test_worker_crash(self):
         # One worker thread: exactly what it finished before dying is known (test_worker_crash_threads: several).
         ntfs_rows, report, body = self.run_crashing_ntfs_worker(threads=1)
@@ -329,7 +329,7 @@ class E2E(unittest.TestCase):
             self.assertEqual(reports[0], reports[2], image)
         self.assertGreater(len(read_rows(outs[0])), 100)
 
-    # design.md §2: the row contract is a JSON Schema in the repo; every row of every fixture run must satisfy it.
+    # The row contract is a JSON Schema (docs/row.schema.json); every row of every fixture run must satisfy it.
     def test_row_schema(self):
         import jsonschema
 
@@ -365,7 +365,7 @@ class E2E(unittest.TestCase):
         self.assertTrue(all("native" in r for r in rows
                             if r["kind"] not in no_record and not (r["text"] or "").startswith("installation: extension folder")))
 
-    # Issue 4: secrets are reported present, never written. The fixtures plant values that all contain "PLANTED"
+    # Secrets are reported present, never written. The fixtures plant values that all contain "PLANTED"
     # (fixtures/README.md, stores section) in every kind of secret store; no output file of any run may hold one.
     def test_planted_secrets_never_leave(self):
         planted = []
@@ -386,7 +386,7 @@ class E2E(unittest.TestCase):
                 with open(os.path.join(out, file), "rb") as f:
                     self.assertNotIn(b"PLANTED", f.read(), f"{name}/{file}")
 
-    # Issue 6: progress on stderr. --progress=json gives one JSON object per line (for wrappers): a parsing line per
+    # Progress on stderr. --progress=json gives one JSON object per line (for wrappers): a parsing line per
     # file system and a writing line whose bytes reach rows.jsonl's size, with an ETA once the total is known;
     # plain mode gives readable lines; --quiet gives nothing at all.
     def test_progress(self):
@@ -461,7 +461,7 @@ class E2E(unittest.TestCase):
         self.assertEqual(report["partitions"][0]["status"], "no_file_system")
         self.assertEqual(read_rows(out), [])
 
-    # ---- Issue 5: what Roo Code deleted or left behind (fixtures/README.md "Recovery fixtures") ---------------------
+    # ---- What Roo Code deleted or left behind (fixtures/README.md "Recovery fixtures") ------------------------------
     # The trees hold every file before its deletion, so a recovered file's bytes are known; the images list which
     # names are deleted (fls -d) and their inodes. Every run uses TZ=UTC: FAT keeps wall-clock times that libtsk
     # converts with the reader's zone.
@@ -511,7 +511,7 @@ class E2E(unittest.TestCase):
     def test_recovery_fat(self):
         self.assert_recovery_rows("recovery-fat", ["/Users/jana/AppData/Local/Temp"])
 
-    # exFAT (issue 5), the recovery-fat story: deleting clears only the InUse bits of the entry sets, so the deleted
+    # exFAT, the recovery-fat story: deleting clears only the InUse bits of the entry sets, so the deleted
     # ephemeral dir's tasks/ keeps its name (no "_asks", no name_match), and modified times keep exFAT's 10 ms
     # (global-state.json 06:58:13.250, where FAT keeps 06:58:12). fixtures/tools/exfat_put.py wrote and deleted.
     # F1's history_item.json entry is written at UTC+02:00 with an increment of 100: its rows' source times are the
@@ -575,8 +575,8 @@ class E2E(unittest.TestCase):
         if not icat:
             self.skipTest("icat not installed: digests checked against the trees only")
 
-    # roo-format.md §2.7: cmd-<executionId>.txt is named by the ts of the ask:"command" record; the deleted file's row
-    # and the command's call row (whose result says "Artifact ID: cmd-<id>.txt") name the same artifact.
+    # docs/roo-format.md §2.7: cmd-<executionId>.txt is named by the ts of the ask:"command" record; the deleted file's
+    # row and the command's call row (whose result says "Artifact ID: cmd-<id>.txt") name the same artifact.
     def test_recovery_command_output_join(self):
         for image, tree in (("recovery-ext4", "recovery-linux"), ("recovery-ntfs", "recovery-windows")):
             _, rows = self.run_recovery(image, out_name=image)
@@ -652,7 +652,7 @@ class E2E(unittest.TestCase):
         self.assertTrue(dirs[0]["source"]["reallocated"])
         self.assertEqual([r["source"]["path"] for r in rows if r["source"]["path"].startswith(gone + "/")], [])
 
-    # issue 5 (was a known limitation): on FAT a deleted 8.3-only name loses its first byte (0xE5, listed by libtsk as
+    # Once a known limitation: on FAT a deleted 8.3-only name loses its first byte (0xE5, listed by libtsk as
     # "_"), so the deleted ephemeral dir's tasks/ is "_asks". It is matched as tasks/ (FAT only, deleted only, the
     # rest of the name exact), its task is read, and exactly the rows read through it say so; the path stays the one
     # fls lists.
@@ -715,10 +715,6 @@ class E2E(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    BINARY = os.path.abspath(args[args.index("--binary") + 1])
-    REPO = os.path.abspath(args[args.index("--repo") + 1])
-    names = [a for a in args if a.startswith("E2E")]
-    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(n, sys.modules[__name__]) for n in names)
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    import e2e_main
+
+    e2e_main.run(sys.modules[__name__], "E2E")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ext2 and ext3 coverage (issue 5 names ext2/3/4): recovery-ext2.E01 and recovery-ext3.E01 hold the recovery-linux
+"""ext2 and ext3 coverage (ext4's siblings): recovery-ext2.E01 and recovery-ext3.E01 hold the recovery-linux
 tree with the same times and the same debugfs deletions as recovery-ext4.E01 (fixtures/build-images.sh
 --only recovery-ext2,recovery-ext3). Their rows must be the hand-written fixtures/expected/recovery-ext4.rows.jsonl,
 except the provenance that the file system decides, which is checked against The Sleuth Kit's own tools: fs_type,
@@ -113,10 +113,6 @@ class Ext23(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    BINARY = os.path.abspath(args[args.index("--binary") + 1])
-    REPO = os.path.abspath(args[args.index("--repo") + 1])
-    names = [a for a in args if a.startswith("Ext23")]
-    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(n, sys.modules[__name__]) for n in names)
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    import e2e_main
+
+    e2e_main.run(sys.modules[__name__], "Ext23")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""HFS+ coverage (issues 4 and 5): the macos tree on HFS+, read through libtsk from fixtures/images/macos-hfs.E01.
+"""HFS+ coverage: the macos tree on HFS+, read through libtsk from fixtures/images/macos-hfs.E01.
 
 The image is an ISO 9660 / HFS+ hybrid written by xorriso (fixtures/build-images.sh --only macos-hfs): an Apple
 partition map whose Apple_HFS partition is HFS+, inside an ISO 9660 file system at byte 0. Expected rows are the
@@ -87,7 +87,7 @@ class Hfs(unittest.TestCase):
         with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
             return out, rows, json.load(f)
 
-    # Issue 4 (a): the HFS+ volume gives the hand-written macos rows, row for row, and every fact the FAT copy of the
+    # (a) The HFS+ volume gives the hand-written macos rows, row for row, and every fact the FAT copy of the
     # same tree gives (kind, text, session, record position, and the time where it comes from the content; the file
     # times are checked against fls in test_provenance).
     def test_rows_as_on_fat(self):
@@ -105,7 +105,7 @@ class Hfs(unittest.TestCase):
                     s["sub_index"], r["time_source"], t)
         self.assertEqual([fact(r) for r in rows], [fact(r) for r in fat_rows])
 
-    # Issue 4 (b): provenance on HFS+. fs_type is libtsk's name for HFS+ ("hfsp"), the partition offset is the
+    # (b) Provenance on HFS+. fs_type is libtsk's name for HFS+ ("hfsp"), the partition offset is the
     # Apple_HFS start mmls gives, the inode is the catalog node id fls gives the path, the four times are fls -m's
     # (HFS+ keeps whole seconds), and sha256 is the digest of what icat returns for that inode and of the tree's file.
     def test_provenance(self):
@@ -139,7 +139,7 @@ class Hfs(unittest.TestCase):
             digests += 1
         self.assertGreaterEqual(digests, 25)
 
-    # Issue 4 (c): the other parts of the hybrid. What is right for an examiner: rows from every file system libtsk
+    # (c) The other parts of the hybrid. What is right for an examiner: rows from every file system libtsk
     # opens, each a copy of its own. Here libtsk opens two: HFS+ in the Apple_HFS partition, and the ISO 9660 at
     # byte 0 (fsstat) — which is not a partition of the map, and which libtsk lists with its level-1 8.3 names only
     # (USERS/FRANK/LIBRARY/APPLICAT/…; libtsk reads no Rock Ridge, and this image has no Joliet), so no Roo root can
@@ -164,7 +164,7 @@ class Hfs(unittest.TestCase):
         for name in ("Application Support", "rooveterinaryinc.roo-cline", "ui_messages.json", ".roo/"):
             self.assertNotIn(name, iso_names)
 
-    # Issue 5 (d): libtsk lists only the records the HFS+ catalog B-tree still holds (hfs_dent.c flags every name it
+    # (d) libtsk lists only the records the HFS+ catalog B-tree still holds (hfs_dent.c flags every name it
     # lists allocated), so no deleted HFS+ name reaches roo-ingest: fls -d lists none, and no row is a recovered one.
     # (The image's deleted task comes back only by carving: test_deleted_task_carved_on_hfs.)
     def test_no_deleted_names_on_hfs(self):
@@ -174,7 +174,7 @@ class Hfs(unittest.TestCase):
         hfs = [p for p in report["partitions"] if p.get("status") == "parsed"]
         self.assertEqual([p["completeness"]["found"]["deleted_names_in_task_dirs"] for p in hfs], [0])
 
-    # Issue 5 (carving on HFS+): since no deleted HFS+ name reaches roo-ingest (test_no_deleted_names_on_hfs), a deleted
+    # Carving on HFS+: since no deleted HFS+ name reaches roo-ingest (test_no_deleted_names_on_hfs), a deleted
     # task comes back only through --deep carving of the volume's unallocated blocks. The image holds task
     # 019dc4e1-… that frank deleted (fixtures/build-images.sh HFS_DEL_FILES: no catalog record, its three files'
     # bytes in HFS+ blocks 32, 33, 34 of 512 bytes, freed in the allocation file). Every record of those files is a
@@ -253,7 +253,7 @@ class Hfs(unittest.TestCase):
         self.assertEqual(rows[:len(plain)], plain)
         self.assertEqual(rows[len(plain):], carved)
 
-    # Issue 5 (carving unpartitioned space), a bug found with this image: the gaps are carved once per image, by the
+    # Carving unpartitioned space, a bug found with this image: the gaps are carved once per image, by the
     # first partition's job, and on an Apple partition map that partition is the map itself, with no file system:
     # its job carved nothing, and the gaps were never carved. An older task's history item lies in mmls's
     # unallocated slot 003 (sectors 5-63; fixtures/build-images.sh HFS_GAP_OFFSET): it comes back as two carved
@@ -302,10 +302,6 @@ class Hfs(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    BINARY = os.path.abspath(args[args.index("--binary") + 1])
-    REPO = os.path.abspath(args[args.index("--repo") + 1])
-    names = [a for a in args if a.startswith("Hfs")]
-    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(n, sys.modules[__name__]) for n in names)
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    import e2e_main
+
+    e2e_main.run(sys.modules[__name__], "Hfs")

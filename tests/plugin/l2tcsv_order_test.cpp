@@ -1,4 +1,4 @@
-// l2t.csv in time order (issue 6: psort writes l2tcsv sorted by time), on hand-written rows: times out of order,
+// l2t.csv in time order (psort writes l2tcsv sorted by time), on hand-written rows: times out of order,
 // ties (kept in input order), a time with more precision than another of the same second, a row without a time.
 #include <gtest/gtest.h>
 #include <unistd.h>

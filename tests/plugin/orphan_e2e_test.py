@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of --deep's look through $OrphanFiles (issue 5): the real roo-ingest binary on the committed
+"""End-to-end tests of --deep's look through $OrphanFiles: the real roo-ingest binary on the committed
 orphan fixture images (fixtures/build-images.sh build_orphan_ntfs / build_orphan_ext4).
 
 In both images task 019e443a-… was deleted and the rewritten tasks/_index.json took its directory's metadata entry,
@@ -139,10 +139,6 @@ class Orphans(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    BINARY = os.path.abspath(args[args.index("--binary") + 1])
-    REPO = os.path.abspath(args[args.index("--repo") + 1])
-    names = [a for a in args if a.startswith("Orphans")]
-    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(n, sys.modules[__name__]) for n in names)
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    import e2e_main
+
+    e2e_main.run(sys.modules[__name__], "Orphans")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""End-to-end tests of what issue 6 asks of report.json and of l2t.csv's order, on the committed fixture images with
-the real roo-ingest binary:
+"""End-to-end tests of report.json's verification and completeness and of l2t.csv's order, on the committed fixture
+images with the real roo-ingest binary:
 
 - --verify: evidence.verification against the hashes the real libewf tools compute (ewfverify), against Python's
   hashlib over the raw segments, and a mismatch on a copy of demo.E01 whose stored MD5 is altered in a temp dir.
@@ -355,10 +355,6 @@ class ReportE2E(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    BINARY = os.path.abspath(args[args.index("--binary") + 1])
-    REPO = os.path.abspath(args[args.index("--repo") + 1])
-    names = [a for a in args if a.startswith("ReportE2E")]
-    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(n, sys.modules[__name__]) for n in names)
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    import e2e_main
+
+    e2e_main.run(sys.modules[__name__], "ReportE2E")

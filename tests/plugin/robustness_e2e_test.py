@@ -407,11 +407,6 @@ class Robustness(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    BINARY = os.path.abspath(args[args.index("--binary") + 1])
-    REPO = os.path.abspath(args[args.index("--repo") + 1])
-    SHIM = os.path.abspath(args[args.index("--shim") + 1])
-    names = [a for a in args if a.startswith("Robustness")]
-    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(n, sys.modules[__name__]) for n in names)
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    import e2e_main
+
+    e2e_main.run(sys.modules[__name__], "Robustness", flags=("--binary", "--repo", "--shim"))

@@ -1,4 +1,4 @@
-// tsk::verify_image (--verify, issue 6: "image hashes verified when the container stores them") on the committed
+// tsk::verify_image (--verify: image hashes verified when the container stores them) on the committed
 // fixture images and on copies of demo.E01 altered in a temp dir.
 //
 // The expected hashes were written down by hand from the real tools, not from the code under test:

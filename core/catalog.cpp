@@ -156,19 +156,6 @@ const std::vector<RootPattern>& root_patterns() {
   return roots;
 }
 
-bool is_command_output_file(std::string_view name) {
-  return name.size() > 8 && name.substr(0, 4) == "cmd-" && name.substr(name.size() - 4) == ".txt";
-}
-
-TaskFileKind task_file_kind(std::string_view name) {
-  if (name == "ui_messages.json") return TaskFileKind::ui_messages;
-  if (name == "api_conversation_history.json") return TaskFileKind::api_history;
-  if (name == "claude_messages.json") return TaskFileKind::legacy_claude_messages;
-  if (name == "history_item.json") return TaskFileKind::history_item;
-  if (name == "task_metadata.json") return TaskFileKind::task_metadata;
-  return TaskFileKind::unknown;
-}
-
 const std::vector<TempPattern>& temp_patterns() {
   static const std::vector<TempPattern> patterns = {
       {{"tmp"}},                                           // Linux; TMPDIR is not knowable from an image

@@ -1,5 +1,5 @@
-// The declarative catalog: where Roo Code keeps its files. Adding a host, a home layout or a file kind is one
-// table row here; discovery (core/discovery.cpp) only interprets these tables.
+// The declarative catalog: where Roo Code keeps its files. Adding a host or a home layout is one table row here (a
+// file kind is one row of core/file_kinds.h); discovery (core/discovery.cpp) only interprets these tables.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/file_kinds.h"
 
 namespace roo {
 
@@ -21,10 +23,6 @@ struct RootPattern {
   std::string surface;                // row contract surface value
   std::vector<std::string> segments;  // path below the home
 };
-
-// The Roo file kinds inside a task directory, by file name (docs/roo-format.md §2.1).
-enum class TaskFileKind { ui_messages, api_history, legacy_claude_messages, history_item, task_metadata, unknown };
-TaskFileKind task_file_kind(std::string_view file_name);
 
 const std::vector<HomePattern>& home_patterns();
 const std::vector<RootPattern>& root_patterns();
@@ -75,10 +73,8 @@ const std::vector<StorePattern>& store_patterns();
 
 inline constexpr std::string_view kTasksDir = "tasks";
 inline constexpr std::string_view kTaskIndexFile = "_index.json";
-// tasks/<id>/command-output/cmd-<executionId>.txt: a command's whole output when it exceeded the preview
-// (docs/roo-format.md §2.7).
+// tasks/<id>/command-output/: the command outputs (core/file_kinds.h is_command_output_file).
 inline constexpr std::string_view kCommandOutputDir = "command-output";
-bool is_command_output_file(std::string_view file_name);
 
 // Where `roo --ephemeral` makes its storage: os.tmpdir() (docs/roo-format.md §1.4). The segment "*" in position
 // user_segment (when >= 0) is the home owner's name, so the rows there carry a user.

@@ -4,11 +4,12 @@
 #include <functional>
 #include <set>
 
+#include "core/file_kinds.h"
 #include "core/json_records.h"
 #include "core/sha256.h"
-#include "core/work_split.h"
 #include "core/open_source.h"
 #include "core/stores.h"
+#include "core/task_assembly.h"
 #include "core/parsers/parsers.h"
 #include "core/text_util.h"
 
@@ -243,165 +244,6 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
 
 namespace {
 
-// The task's identity fields from its HistoryItem, each falling back to the index entry's when the item lacks it.
-void apply_history(TaskIdentity& id, const HistoryItem* h, const HistoryItem* indexed) {
-  auto pick = [&](std::optional<std::string> HistoryItem::*field) {
-    if (h && h->*field) return h->*field;
-    return indexed ? indexed->*field : std::nullopt;
-  };
-  id.parent_session_id = pick(&HistoryItem::parent_task_id);
-  id.root_session_id = pick(&HistoryItem::root_task_id);
-  id.project_path = pick(&HistoryItem::workspace);
-}
-
-// The time a task id embeds (UUIDv7, 13-digit ms) against the first record's ts (docs/roo-format.md §2.10): the id is
-// made when the task is, seconds before its first message. A difference above a minute is reported, both times
-// kept. Returns whether the check could be made (the file had a timed record).
-bool check_task_id_time(const ParseContext& ctx, std::optional<int64_t> first_ts) {
-  if (!first_ts || !ctx.identity || !ctx.identity->session_id) return false;
-  TaskIdTime idt = task_id_time(*ctx.identity->session_id);
-  if (!idt.ms) return true;
-  const int64_t diff = *first_ts - *idt.ms;
-  if (diff >= -60000 && diff <= 60000) return true;
-  Row r = ctx.row("task_id_time_mismatch");
-  r.role = "system";
-  r.time_ms = idt.ms;
-  r.time_source = idt.format == "uuidv7" ? "task_id.uuidv7" : "task_id.epoch_ms";
-  r.text = "task id time " + iso_from_ms(*idt.ms) + " differs from the first record's ts " + iso_from_ms(*first_ts) +
-           " by " + std::to_string(diff) + " ms";
-  r.set("task_id_time_utc", iso_from_ms(*idt.ms))
-      .set("first_record_time_utc", iso_from_ms(*first_ts))
-      .set("difference_ms", diff);
-  ctx.sink->emit(std::move(r));
-  return true;
-}
-
-// Emits one system row about a directory entry whose content is not read (so its source has no digest): fill sets
-// its time, text and fields.
-void emit_entry_row(FileSystemView& fs, const FileMeta& entry, const TaskIdentity& id, RowSink& out, const char* kind,
-                    const std::function<void(Row&)>& fill) {
-  const SourceRef source{&fs.volume(), entry};
-  ParseContext ctx;
-  ctx.identity = &id;
-  ctx.source = &source;
-  ctx.file_name = entry.name;
-  ctx.sink = &out;
-  Row r = ctx.row(kind);
-  r.role = "system";
-  fill(r);
-  out.emit(std::move(r));
-  out.end_source("");
-}
-
-// The row of a name that has nothing to parse (EntryNote). Its time is the entry's own mtime: libtsk keeps a
-// deleted entry's times. It has no content digest: nothing was read.
-void emit_note(FileSystemView& fs, const EntryNote& note, const TaskIdentity& id, RowSink& out) {
-  emit_entry_row(fs, note.file, id, out, note.kind, [&](Row& r) {
-    if (note.temp) {
-      r.time_ms = note.temp->ms;
-      r.time_source = "file_name.epoch_ms";
-      r.text = std::string(note.temp->kind == "new" ? "next" : "previous") + " version of " + note.temp->base +
-               " left by a save (" + note.file.name + "): " + note.outcome;
-      r.set("temp_kind", note.temp->kind).set("base_file", note.temp->base);
-    } else {
-      ParseContext::stamp_file_time(r, note.file.mtime, "file.mtime");
-      const std::string what = note.kind == std::string_view("lock_dir") ? "lock directory"
-                               : note.file.is_dir                          ? "deleted directory"
-                                                                           : "deleted file";
-      r.text = what + " " + note.file.path + ": " + note.outcome;
-    }
-    r.set("entry_type", std::string(note.file.is_dir ? "directory" : "file")).set("entry_outcome", note.outcome);
-  });
-}
-
-// The row that says a file is a safeWriteJson temp file, timed by the ms its name carries (docs/roo-format.md §2.2).
-void emit_temp_file_row(const ParseContext& ctx, const TempFileName& temp) {
-  Row r = ctx.row("temp_file");
-  r.role = "system";
-  r.time_ms = temp.ms;
-  r.time_source = "file_name.epoch_ms";
-  r.text = std::string(temp.kind == "new" ? "next" : "previous") + " version of " + temp.base + " left by a save (" +
-           ctx.source->file.name + ")";
-  r.set("temp_kind", temp.kind).set("base_file", temp.base);
-  ctx.sink->emit(std::move(r));
-}
-
-// In front of a version's rows: drops the rows of its records that the task's own file also has (the rows there
-// name this copy in also_in). The parser still reads those records, so later rows that depend on them are right.
-class FoldedRecordRows : public RowSink {
- public:
-  explicit FoldedRecordRows(RowSink& out) : out_(out) {}
-  void emit(const Row& row) override {
-    if (!folded(row)) out_.emit(row);
-  }
-  void take(Row&& row) override {
-    if (!folded(row)) out_.emit(std::move(row));
-  }
-  void end_source(const std::string& sha) override { out_.end_source(sha); }
-  std::set<int64_t> records;  // filled by for_each_object_record
-
- private:
-  bool folded(const Row& row) const {
-    return row.position.record_index && records.count(*row.position.record_index) > 0;
-  }
-  RowSink& out_;
-};
-
-// The sha256 of each record of an array file, framed without building rows (records after a stray ']' included).
-std::vector<std::string> record_digests(FileSystemView& fs, const FileMeta& file) {
-  std::vector<std::string> out;
-  auto bytes = fs.open(file);
-  if (!bytes) return out;
-  HashingStream in(*bytes);
-  JsonArrayReader reader(in);
-  JsonRecord rec;
-  for (;;) {
-    const JsonArrayReader::Status st = reader.next(rec);
-    if (st == JsonArrayReader::Status::record)
-      out.push_back(sha256_hex(rec.text));
-    else if (st != JsonArrayReader::Status::trailing && st != JsonArrayReader::Status::junk)
-      return out;
-  }
-}
-
-bool is_array_kind(TaskFileKind kind) {
-  return kind == TaskFileKind::ui_messages || kind == TaskFileKind::api_history ||
-         kind == TaskFileKind::legacy_claude_messages;
-}
-
-// For each array file of a task that has versions: which records the task's own file has, and which of them a
-// version holds too (an identical record is one row naming both sources).
-std::map<TaskFileKind, RecordFolds> fold_versions(FileSystemView& fs, const TaskDir& td) {
-  std::map<TaskFileKind, RecordFolds> folds;
-  for (const FileVersion& v : td.versions) {
-    auto own = td.files.find(v.kind);
-    if (!is_array_kind(v.kind) || own == td.files.end()) continue;
-    auto [it, first] = folds.try_emplace(v.kind);
-    RecordFolds& f = it->second;
-    if (first)
-      for (std::string& d : record_digests(fs, own->second)) f.live.insert(std::move(d));
-    const std::vector<std::string> digests = record_digests(fs, v.file);
-    for (size_t i = 0; i < digests.size(); ++i)
-      if (f.live.count(digests[i]))
-        f.in_versions[digests[i]].push_back({v.file.path, v.file.inode,
-                                             recovery_name(v.temp ? Recovery::temp_leftover : v.file.recovery),
-                                             static_cast<int64_t>(i)});
-  }
-  return folds;
-}
-
-// In front of the rows of a task whose directory is only a deleted name: its task row says so, with
-// task_dir_present false (the caller's) and task_dir_deleted true, whichever file the row is made from.
-class DeletedTaskDirRows : public RowFilter {
- public:
-  using RowFilter::RowFilter;
-
- protected:
-  void adapt(Row& row) override {
-    if (row.kind == "task") row.set("task_dir_deleted", true);
-  }
-};
-
 // In front of the rows of files read through a FAT deleted entry matched with its first byte lost: each
 // says so, as the path it names ("_asks") is not the name Roo wrote.
 class FirstByteLostRows : public RowFilter {
@@ -413,61 +255,6 @@ class FirstByteLostRows : public RowFilter {
     if (!row.string_field("name_match")) row.set("name_match", std::string(kNameMatchFirstByteLost));  // once
   }
 };
-
-// In front of an index parse that keeps every entry's text (the index's versions are folded by it): the rows keep
-// their verbatim record only with --native.
-class WithoutNative : public RowFilter {
- public:
-  WithoutNative(RowSink& out, bool keep) : RowFilter(out), keep_(keep) {}
-
- protected:
-  void adapt(Row& row) override {
-    if (!keep_) row.native.reset();
-  }
-
- private:
-  bool keep_;
-};
-
-// The entries of an _index.json, each with its verbatim text (what its versions are folded by).
-std::vector<IndexEntry> read_index_entries(HashingStream& in, const ParseContext& ctx) {
-  WithoutNative sink(*ctx.sink, ctx.native);
-  ParseContext c = ctx;
-  c.native = true;
-  c.sink = &sink;
-  return parse_task_index(in, c);
-}
-
-// The entries of an index version, read without rows (its rows are made when it is parsed as a source).
-std::vector<IndexEntry> index_entries_of(FileSystemView& fs, const FileMeta& file) {
-  auto bytes = fs.open(file);
-  if (!bytes) return {};
-  HashingStream in(*bytes);
-  struct Discard : RowSink {
-    void emit(const Row&) override {}
-  } discard;
-  ParseContext ctx;
-  ctx.file_name = std::string(kTaskIndexFile);
-  ctx.sink = &discard;
-  return read_index_entries(in, ctx);
-}
-
-const char* report_kind(TaskFileKind kind) {
-  switch (kind) {
-    case TaskFileKind::ui_messages: return "ui_messages";
-    case TaskFileKind::api_history:
-    case TaskFileKind::legacy_claude_messages: return "api_history";
-    case TaskFileKind::history_item: return "history_item";
-    case TaskFileKind::task_metadata: return "task_metadata";
-    case TaskFileKind::unknown: break;
-  }
-  return "unknown";
-}
-
-// docs/roo-format.md §1.2: a task directory with its checkpoint repository and nothing else of the task's.
-bool holds_only_checkpoints(const TaskDir& td) {
-  return td.checkpoints && td.files.empty() && td.versions.empty() && td.command_outputs.empty();
-}
 
 }  // namespace
 
@@ -486,261 +273,32 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
   report.roots.push_back({root.surface, root.user, root.dir.path, static_cast<int64_t>(rc.tasks.size()), 0,
                           rc.deleted_names, root.found_by});
 
-  TaskIdentity root_identity{root.surface, root.user, {}, {}, {}, {}};
-  std::vector<IndexEntry> index_entries;
-  std::map<std::string, const IndexEntry*> index_by_id;
-  SourceRef index_source;
-  std::string index_sha;
-  if (rc.index) {
-    {
-      OpenSource src(fs, *rc.index, &root_identity, out, report, native, "task_index");
-      if (HashingStream* in = src.stream()) {
-        index_entries = read_index_entries(*in, src.ctx);
-        ParseStats s;  // bad entries gave their own parser_error rows; the report counts the good ones
-        s.records = s.good_records = static_cast<int64_t>(index_entries.size());
-        src.add_stats(s);
-      }
-    }
-    index_sha = report.files.back().sha256;
-    index_source = {&fs.volume(), *rc.index};
-    for (const IndexEntry& e : index_entries)
-      if (e.item.id) index_by_id.emplace(*e.item.id, &e);
-  }
+  RootJoins joins;
+  join_root(fs, root, rc, out, report, native, joins);
   // A directory with only checkpoints/ is not a task of this root (its checkpoint_repo row joins the task): counted
   // apart in the report.
   for (const TaskDir& td : rc.tasks)
-    if (holds_only_checkpoints(td) && !index_by_id.count(td.dir.name)) {
+    if (holds_only_checkpoints(td) && !joins.index_by_id.count(td.dir.name)) {
       --report.roots[root_record].tasks;
       ++report.roots[root_record].checkpoint_only_dirs;
     }
-  std::set<std::string> task_dirs;
-  std::map<std::string, bool> task_dir_live;  // by name: whether an allocated directory of that name is there
-  for (const TaskDir& td : rc.tasks) {
-    task_dirs.insert(td.dir.name);
-    task_dir_live[td.dir.name] = task_dir_live[td.dir.name] || td.dir.name_allocated;
-  }
-  std::set<std::string> deleted_task_dirs;  // names with no allocated directory, only a deleted one
-  for (const auto& [name, live] : task_dir_live)
-    if (!live) deleted_task_dirs.insert(name);
-  // The index's versions: an entry whose bytes the index also holds is folded into it, like a task file's
-  // version's records; the index's row of that entry names the versions in also_in.
-  RecordFolds index_folds;
-  if (!rc.index_versions.empty()) {
-    for (const IndexEntry& e : index_entries) index_folds.live.insert(sha256_hex(e.text));
-    for (const IndexVersion& v : rc.index_versions) {
-      const char* recovery = recovery_name(v.temp ? Recovery::temp_leftover : v.file.recovery);
-      for (const IndexEntry& e : index_entries_of(fs, v.file))
-        if (std::string d = sha256_hex(e.text); index_folds.live.count(d))
-          index_folds.in_versions[d].push_back({v.file.path, v.file.inode, recovery, e.record_index});
-    }
-  }
-  // A task row made from an index entry: the index file is its source, already hashed above.
-  auto emit_from_index = [&](const IndexEntry& e, const TaskIdentity& id, bool dir_present, bool dir_deleted = false) {
-    DeletedTaskDirRows marked(out);
-    ParseContext ctx;
-    ctx.identity = &id;
-    ctx.source = &index_source;
-    ctx.file_name = std::string(kTaskIndexFile);
-    ctx.native = native;
-    ctx.sink = dir_deleted ? static_cast<RowSink*>(&marked) : &out;
-    ctx.deleted_task_dirs = &deleted_task_dirs;
-    ctx.folds = &index_folds;
-    ctx.folds_are_live = true;
-    JsonRecord pos;
-    pos.index = e.record_index;
-    pos.text_sha256 = sha256_hex(e.text);
-    if (native) pos.text = e.text;
-    emit_task_row(e.item, ctx, "index", dir_present, &pos, task_dirs);
-    out.end_source(index_sha);
-  };
-
   // --threads: each task directory is a work unit, done by the worker that claims it first; the workers try the big
-  // ones first so none is left with a big one at the end (core/work_split.h). Rows still come out in name order.
+  // ones first so none is left with a big one at the end (plugin/work_split.h). Rows still come out in name order.
   std::vector<size_t> order(rc.tasks.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   const int64_t first_unit = opts.split ? opts.split->reserve_task_units(rc.tasks, order) : 0;
   for (const size_t task_number : order) {
     const TaskDir& td = rc.tasks[task_number];
     if (opts.split && !opts.split->claim_task_unit(first_unit + static_cast<int64_t>(task_number))) continue;
-    TaskIdentity id = root_identity;
-    id.session_id = td.dir.name;  // docs/row-contract.md "Identity": the directory name is the session id
-
-    auto found = index_by_id.find(td.dir.name);
-    const IndexEntry* indexed = found == index_by_id.end() ? nullptr : found->second;
-
-    // A deleted task directory is there only as a deleted name: its task row says so.
-    const bool dir_live = td.dir.name_allocated;
-    DeletedTaskDirRows marked(out);
-    bool task_row_done = false;
-    if (auto it = td.files.find(TaskFileKind::history_item); it != td.files.end()) {
-      OpenSource src(fs, it->second, &id, out, report, native, "history_item");
-      src.ctx.deleted_task_dirs = &deleted_task_dirs;
-      if (!dir_live) src.ctx.sink = &marked;
-      std::optional<HistoryItem> item;
-      std::string text;
-      if (HashingStream* in = src.stream()) item = parse_history_item_file(*in, src.ctx, &text);
-      if (item) {
-        task_row_done = true;
-        // The task's rows point at `id`: it is filled in before the first of them (the task row) is emitted.
-        apply_history(id, &*item, indexed ? &indexed->item : nullptr);
-        emit_task_row(*item, src.ctx, "history_item", dir_live, nullptr, task_dirs, &text);
-        if (item->id && *item->id != td.dir.name) {
-          // Both ids are kept; the directory name stays the session id (docs/row-contract.md "Identity").
-          Row r = src.ctx.row("identity_conflict");
-          r.role = "system";
-          r.text = "task id mismatch: directory " + td.dir.name + " holds history_item.id " + *item->id;
-          if (item->ts) {
-            r.time_ms = item->ts;
-            r.time_source = "history_item.ts";
-          }
-          r.set("history_item_id", *item->id);
-          out.emit(std::move(r));
-        }
-      }
-    }
-    if (!task_row_done && indexed) {  // no history_item.json, or one that could not be read
-      apply_history(id, nullptr, &indexed->item);
-      emit_from_index(*indexed, id, dir_live, !dir_live);
-    }
-
-    const std::map<TaskFileKind, RecordFolds> folds = fold_versions(fs, td);
-    auto fold = [&](ParseContext& ctx, TaskFileKind kind, bool live) {
-      if (auto f = folds.find(kind); f != folds.end()) {
-        ctx.folds = &f->second;
-        ctx.folds_are_live = live;
-      }
-    };
-    std::optional<ConversationTexts> api_texts;
-    bool id_time_checked = false;
-    for (TaskFileKind kind : {TaskFileKind::api_history, TaskFileKind::legacy_claude_messages}) {
-      auto it = td.files.find(kind);
-      if (it == td.files.end()) continue;
-      OpenSource src(fs, it->second, &id, out, report, native, "api_history");
-      src.ctx.task_dirs = &task_dirs;
-      src.ctx.deleted_task_dirs = &deleted_task_dirs;
-      fold(src.ctx, kind, true);
-      if (HashingStream* in = src.stream()) {
-        ConversationTexts texts;
-        ParseStats s = parse_api_history(*in, src.ctx, &texts);
-        src.add_stats(s);
-        if (s.good_records > 0) api_texts = std::move(texts);
-        id_time_checked = check_task_id_time(src.ctx, s.first_ts) || id_time_checked;
-      }
-    }
-    if (auto it = td.files.find(TaskFileKind::ui_messages); it != td.files.end()) {
-      OpenSource src(fs, it->second, &id, out, report, native, "ui_messages");
-      fold(src.ctx, TaskFileKind::ui_messages, true);
-      if (HashingStream* in = src.stream()) {
-        ParseStats s = parse_ui_messages(*in, src.ctx, api_texts ? &*api_texts : nullptr);
-        src.add_stats(s);
-        if (!id_time_checked) check_task_id_time(src.ctx, s.first_ts);
-      }
-    }
-    if (auto it = td.files.find(TaskFileKind::task_metadata); it != td.files.end()) {
-      OpenSource src(fs, it->second, &id, out, report, native, "task_metadata");
-      if (HashingStream* in = src.stream()) src.add_stats(parse_task_metadata(*in, src.ctx));
-    }
-    for (const FileMeta& f : td.command_outputs) {
-      OpenSource src(fs, f, &id, out, report, native, "command_output");
-      if (HashingStream* in = src.stream()) src.add_stats(parse_command_output(*in, src.ctx));
-    }
-    // Other versions of the task's files (deleted copies, temp files of interrupted or unfinished saves): parsed as
-    // their kind, every row kept with its own source, so an older text or a record the live file lost is there.
-    for (const FileVersion& v : td.versions) {
-      FileMeta meta = v.file;
-      if (v.temp) meta.recovery = Recovery::temp_leftover;
-      FoldedRecordRows unfolded(out);
-      OpenSource src(fs, meta, &id, out, report, native, report_kind(v.kind));
-      src.ctx.task_dirs = &task_dirs;
-      src.ctx.deleted_task_dirs = &deleted_task_dirs;
-      fold(src.ctx, v.kind, false);
-      if (src.ctx.folds) {
-        src.ctx.sink = &unfolded;
-        src.ctx.folded_records = &unfolded.records;
-      }
-      if (v.temp) emit_temp_file_row(src.ctx, *v.temp);
-      HashingStream* in = src.stream();
-      if (!in) continue;
-      switch (v.kind) {
-        case TaskFileKind::history_item: {
-          std::string text;
-          if (!dir_live) src.ctx.sink = &marked;
-          if (auto item = parse_history_item_file(*in, src.ctx, &text))
-            emit_task_row(*item, src.ctx, "history_item", dir_live, nullptr, task_dirs, &text);
-          break;
-        }
-        case TaskFileKind::api_history:
-        case TaskFileKind::legacy_claude_messages: src.add_stats(parse_api_history(*in, src.ctx)); break;
-        case TaskFileKind::ui_messages:
-          src.add_stats(parse_ui_messages(*in, src.ctx, api_texts ? &*api_texts : nullptr));
-          break;
-        case TaskFileKind::task_metadata: src.add_stats(parse_task_metadata(*in, src.ctx)); break;
-        case TaskFileKind::unknown: break;
-      }
-    }
-    // docs/roo-format.md §1.2: checkpoint repositories ignore customStoragePath and stay in the default root, so a task
-    // whose files a custom path moved is split across two roots, and here are only its checkpoints. One row says so,
-    // with the task id as session: the task is one task, its rows from the other root.
-    if (holds_only_checkpoints(td) && !indexed)
-      emit_entry_row(fs, *td.checkpoints, id, out, "checkpoint_repo", [&](Row& r) {
-        ParseContext::stamp_file_time(r, td.checkpoints->mtime, "file.mtime");
-        r.text = "checkpoint repository of task " + td.dir.name + " at " + td.checkpoints->path +
-                 ": no task file beside it in this root";
-        r.set("checkpoint_dir", td.checkpoints->path).set("task_files_in_this_root", false);
-      });
-    for (const EntryNote& note : td.notes) emit_note(fs, note, id, out);
+    assemble_task(fs, td, joins, out, report, native);
   }
   if (opts.split && !rc.tasks.empty()) opts.split->enter_shared_unit();  // what follows is worker 0's
-  for (const EntryNote& note : rc.notes) emit_note(fs, note, root_identity, out);
+  for (const EntryNote& note : rc.notes) emit_note(fs, note, joins.root_identity, out);
 
-  // Other versions of the index (a deleted copy, a temp file of a save), by name: each entry the index does not
-  // hold gives its task row, with this copy as source (an older state of a task, or a task the index lost).
-  for (const IndexVersion& v : rc.index_versions) {
-    FileMeta meta = v.file;
-    if (v.temp) meta.recovery = Recovery::temp_leftover;
-    OpenSource src(fs, meta, &root_identity, out, report, native, "task_index");
-    src.ctx.deleted_task_dirs = &deleted_task_dirs;
-    if (v.temp) emit_temp_file_row(src.ctx, *v.temp);
-    HashingStream* in = src.stream();
-    if (!in) continue;
-    const std::vector<IndexEntry> entries = read_index_entries(*in, src.ctx);
-    ParseStats s;
-    s.records = s.good_records = static_cast<int64_t>(entries.size());
-    for (const IndexEntry& e : entries) {
-      if (index_folds.live.count(sha256_hex(e.text))) {
-        ++s.version_folded;
-        continue;
-      }
-      TaskIdentity id = root_identity;
-      id.session_id = e.item.id;
-      apply_history(id, nullptr, &e.item);
-      const auto dir = e.item.id ? task_dir_live.find(*e.item.id) : task_dir_live.end();
-      const bool present = dir != task_dir_live.end() && dir->second;
-      const bool deleted = dir != task_dir_live.end() && !dir->second;
-      DeletedTaskDirRows marked(out);
-      ParseContext ctx = src.ctx;
-      ctx.identity = &id;
-      if (deleted) ctx.sink = &marked;
-      JsonRecord pos;
-      pos.index = e.record_index;
-      if (native) pos.text = e.text;
-      emit_task_row(e.item, ctx, "index", present, &pos, task_dirs);
-    }
-    src.add_stats(s);
-  }
+  assemble_index_versions(fs, rc, joins, out, report, native);
 
-  // Tasks the index still lists but whose directory is gone: the index is all that is left of them.
-  for (const IndexEntry& e : index_entries) {
-    if (e.item.id && task_dirs.count(*e.item.id)) continue;
-    TaskIdentity id = root_identity;
-    id.session_id = e.item.id;
-    apply_history(id, nullptr, &e.item);
-    emit_from_index(e, id, false);
-  }
-  std::set<std::string> known = task_dirs;
-  for (const IndexEntry& e : index_entries)
-    if (e.item.id) known.insert(*e.item.id);
-  return known;
+  assemble_index_only_tasks(joins, out, native);
+  return known_task_ids(joins);
 }
 
 namespace {
@@ -807,10 +365,8 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
     tasks.task_ids_by_root[root.dir.path] =
         process_root(uncached(fs), root, lost ? static_cast<RowSink&>(marked_name) : collect, report, opts);
   }
-  if (opts.split) {  // the stores below are worker 0's, and need every worker's tasks (core/work_split.h)
-    opts.split->share_home_tasks(tasks);
-    if (opts.split->worker() != 0) return;
-  }
+  // The stores below are worker 0's, and need every worker's tasks (plugin/work_split.h).
+  if (opts.split && !opts.split->share_home_tasks(tasks)) return;
   for (const StorePattern& sp : store_patterns()) {
     if (sp.segments.empty() || sp.segments.front() != kCliStorageDir) continue;
     const std::vector<std::string> dirs(sp.segments.begin() + 1, sp.segments.end() - 1);
@@ -845,6 +401,22 @@ void scan_temp_locations(FileSystemView& fs, RowSink& out, ScanReport& report, c
 
 }  // namespace
 
+namespace {
+
+// An orphan read as a row of the file kinds' table: a task directory's own file, or the index.
+std::optional<OrphanKind> orphan_kind_of(const FileKind* f, OrphanKind k) {
+  if (!f || !f->orphans) return std::nullopt;
+  if (f->place == FilePlace::tasks_dir)
+    k.is_index = true;
+  else if (f->place == FilePlace::task_dir)
+    k.kind = f->kind;
+  else
+    return std::nullopt;
+  return k;
+}
+
+}  // namespace
+
 std::optional<OrphanKind> orphan_kind_by_name(std::string_view name) {
   OrphanKind k;
   std::string_view base = name;
@@ -852,13 +424,8 @@ std::optional<OrphanKind> orphan_kind_by_name(std::string_view name) {
     k.temp = std::move(temp);
     base = k.temp->base;
   }
-  if (base == kTaskIndexFile) {
-    k.is_index = true;
-    return k;
-  }
-  k.kind = task_file_kind(base);
-  if (k.kind == TaskFileKind::unknown) return std::nullopt;
-  return k;
+  const FileKind* f = file_kind_named(base, FilePlace::tasks_dir);
+  return orphan_kind_of(f ? f : file_kind_named(base, FilePlace::task_dir), std::move(k));
 }
 
 bool is_made_up_orphan_name(std::string_view name) {
@@ -868,22 +435,9 @@ bool is_made_up_orphan_name(std::string_view name) {
 }
 
 std::optional<OrphanKind> orphan_kind_by_content(std::string_view b) {
-  auto has = [&](std::string_view s) { return b.find(s) != std::string_view::npos; };
   OrphanKind k;
   k.decided_by = "content";
-  if (starts_with(b, R"([{"ts":)") && (has(R"("type":"say")") || has(R"("type":"ask")")))
-    k.kind = TaskFileKind::ui_messages;
-  else if (starts_with(b, R"([{"role":"user")") || starts_with(b, R"([{"role":"assistant")"))
-    k.kind = TaskFileKind::api_history;
-  else if (starts_with(b, R"({"id":")") && has(R"("ts":)") && has(R"("task":)"))
-    k.kind = TaskFileKind::history_item;
-  else if (starts_with(b, R"({"files_in_context":)"))
-    k.kind = TaskFileKind::task_metadata;
-  else if (starts_with(b, R"({"version":1,)") && has(R"("entries":)"))
-    k.is_index = true;
-  else
-    return std::nullopt;
-  return k;
+  return orphan_kind_of(file_kind_sniffed(b), std::move(k));
 }
 
 namespace {
@@ -903,26 +457,16 @@ std::optional<OrphanKind> orphan_kind(FileSystemView& fs, const FileMeta& f) {
   return orphan_kind_by_content(std::string_view(buf, static_cast<size_t>(n)));
 }
 
-std::string orphan_kind_file_name(const OrphanKind& k) {
-  if (k.is_index) return std::string(kTaskIndexFile);
-  switch (k.kind) {
-    case TaskFileKind::ui_messages: return "ui_messages.json";
-    case TaskFileKind::api_history: return "api_conversation_history.json";
-    case TaskFileKind::legacy_claude_messages: return "claude_messages.json";
-    case TaskFileKind::history_item: return "history_item.json";
-    case TaskFileKind::task_metadata: return "task_metadata.json";
-    case TaskFileKind::unknown: break;
-  }
-  return "unknown";
-}
+const FileKind& orphan_file_kind(const OrphanKind& k) { return k.is_index ? task_index_kind() : file_kind(k.kind); }
 
 // One Roo orphan: its orphan_file row, then its rows as its kind. Its identity has no surface, user or task (the
 // path that said them is gone); a HistoryItem (or an index entry) names its own task, and only then is it set.
 void process_orphan(FileSystemView& fs, const FileMeta& file, const OrphanKind& k, RowSink& out, ScanReport& report,
                     const ScanOptions& opts) {
   TaskIdentity id;
-  const std::string as = orphan_kind_file_name(k);
-  OpenSource src(fs, file, &id, out, report, opts.native, k.is_index ? "task_index" : report_kind(k.kind));
+  const FileKind& spec = orphan_file_kind(k);
+  const std::string as(spec.name);
+  OpenSource src(fs, file, &id, out, report, opts.native, spec.report_kind);
   {
     Row r = src.ctx.row("orphan_file");
     r.role = "system";
@@ -962,21 +506,15 @@ void process_orphan(FileSystemView& fs, const FileMeta& file, const OrphanKind& 
     }
     return;
   }
-  switch (k.kind) {
-    case TaskFileKind::history_item: {
-      std::string text;
-      if (auto item = parse_history_item_file(*in, src.ctx, &text)) {
-        id.session_id = item->id;  // the content's own id: the only task an orphan can name (no path says one)
-        apply_history(id, &*item, nullptr);
-        emit_task_row(*item, src.ctx, "history_item", false, nullptr, {}, &text);
-      }
-      break;
+  if (k.kind == TaskFileKind::history_item) {
+    std::string text;
+    if (auto item = parse_history_item_file(*in, src.ctx, &text)) {
+      id.session_id = item->id;  // the content's own id: the only task an orphan can name (no path says one)
+      apply_history(id, &*item, nullptr);
+      emit_task_row(*item, src.ctx, "history_item", false, nullptr, {}, &text);
     }
-    case TaskFileKind::api_history:
-    case TaskFileKind::legacy_claude_messages: src.add_stats(parse_api_history(*in, src.ctx)); break;
-    case TaskFileKind::ui_messages: src.add_stats(parse_ui_messages(*in, src.ctx, nullptr)); break;
-    case TaskFileKind::task_metadata: src.add_stats(parse_task_metadata(*in, src.ctx)); break;
-    case TaskFileKind::unknown: break;
+  } else if (spec.parse) {
+    src.add_stats(spec.parse(*in, src.ctx, nullptr));
   }
 }
 
@@ -1016,10 +554,8 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
       for (const RooRoot& root : roots)
         if (seen_roots.insert(root.dir.path).second)
           tasks.task_ids_by_root[root.dir.path] = process_root(base, root, collect, report, opts);
-      if (opts.split) {  // the stores below are worker 0's, and need every worker's tasks (core/work_split.h)
-        opts.split->share_home_tasks(tasks);
-        if (opts.split->worker() != 0) continue;
-      }
+      // The stores below are worker 0's, and need every worker's tasks (plugin/work_split.h).
+      if (opts.split && !opts.split->share_home_tasks(tasks)) continue;
       // A custom storage path holds the settings folder too (docs/roo-format.md §1.2): its MCP settings come first.
       for (const RooRoot& root : custom_roots)
         read_root_mcp_settings(fs, root, out, report, opts, tasks, &seen_stores);
@@ -1046,7 +582,7 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
   scan_temp_locations(fs, out, report, opts);
   // Orphans are worker 0's (the work after the last task directory is), and libtsk's hunt for them is costly: the
   // other workers skip it.
-  if (opts.deep && (!opts.split || opts.split->worker() == 0)) scan_orphans(base, out, report, opts);
+  if (opts.deep && (!opts.split || opts.split->does_shared_work())) scan_orphans(base, out, report, opts);
   for (const std::string& e : base.errors()) report.errors.push_back(e);
 }
 

@@ -182,12 +182,33 @@ struct ScanReport {
   std::function<void(uint64_t)> bytes_planned;
 };
 
-class WorkSplit;  // core/work_split.h
+struct HomeTasks;  // core/stores.h
+
+// How one file system's task directories are shared out when several workers read it (--threads; the plugin's
+// plugin/work_split.h). Discovery only asks it, at the same points on every worker: it knows no threads.
+class TaskShare {
+ public:
+  virtual ~TaskShare() = default;
+  // Numbers a root's task directories as units (tasks[i] is unit first + i, the returned first) and puts `order` in
+  // the order to try them.
+  virtual int64_t reserve_task_units(const std::vector<TaskDir>& tasks, std::vector<size_t>& order) = 0;
+  // Enters task unit `unit`; true when this worker is to read it.
+  virtual bool claim_task_unit(int64_t unit) = 0;
+  // Enters the next unit of work that is no task directory's.
+  virtual void enter_shared_unit() = 0;
+  // The unit being worked through, read as each task row passes (UserWordsCollector).
+  virtual const int64_t* unit_ptr() const = 0;
+  // The HomeTasks of one home (or ephemeral dir), after its roots. True when this worker reads the home's stores:
+  // tasks then holds what every worker's tasks of the home told.
+  virtual bool share_home_tasks(HomeTasks& tasks) = 0;
+  // Whether this worker does the work that is no task directory's (the stores, the orphans).
+  virtual bool does_shared_work() const = 0;
+};
 
 struct ScanOptions {
   bool native = false;      // copy each record's verbatim text into its rows (--native)
   // --threads: this worker's share of the file system's tasks; null when one worker does everything.
-  WorkSplit* split = nullptr;
+  TaskShare* split = nullptr;
   std::string scratch_dir;  // a private directory for copies SQLite needs (never beside the evidence); empty: none,
                             // and state.vscdb files are reported as not read
   bool deep = false;        // --deep: also read the Roo files among the file system's orphans

@@ -19,7 +19,7 @@ struct HomeTasks {
   // Every task's workspace and the surface of its first task: names the CLI's workspace-storage/<hash>, and leads
   // to the project's own .roo/mcp.json.
   std::map<std::string, std::string> project_paths;
-  // The work unit (core/work_split.h) of the task that put each workspace in project_paths: with --threads, the
+  // The work unit (plugin/work_split.h) of the task that put each workspace in project_paths: with --threads, the
   // workers' HomeTasks are merged and the surface of the task that came first is kept, as one worker would.
   std::map<std::string, int64_t> project_units;
 };

@@ -20,6 +20,7 @@
 #include "core/text_util.h"
 #include "plugin/body_file.h"
 #include "plugin/progress.h"
+#include "plugin/run.h"
 #include "tsk_glue/unallocated.h"
 
 namespace roo {

@@ -14,10 +14,11 @@
 #include "core/carve.h"
 #include "core/row.h"
 #include "plugin/report.h"
-#include "plugin/run.h"
 #include "tsk_glue/tsk_evidence.h"
 
 namespace roo {
+
+struct RunOptions;  // plugin/run.h
 
 // A Roo file the normal scan read (a task file or a version of it, the index, cli-history):
 // the records carving folds against and attributes by, and the files whose slack is carved.

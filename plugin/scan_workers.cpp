@@ -18,7 +18,7 @@
 #include <tuple>
 
 #include "core/row_writer.h"
-#include "core/work_split.h"
+#include "plugin/work_split.h"
 #include "plugin/body_file.h"
 
 namespace roo {
@@ -94,7 +94,7 @@ bool copy_range(int out_fd, int in_fd, uint64_t begin, uint64_t end) {
 }
 
 // Joins the workers' rows and body lines while they run: each unit, once closed, is copied to the end of the joined
-// files as soon as every unit before it is there. The workers take the small tasks in name order (core/work_split.h),
+// files as soon as every unit before it is there. The workers take the small tasks in name order (plugin/work_split.h),
 // so the units close roughly in unit order and little is left to copy when the last worker stops; the end-of-run
 // join copied every row (316 MB on the benchmark image, 0.15 s with nothing else to do). The workers' files and units
 // files are written as before and kept until the join is complete: a crash still leaves what join_worker_outputs

@@ -1,5 +1,5 @@
 // One file system scanned by several worker threads (--threads), its rows joined back in the order one thread writes
-// them (core/work_split.h says how the work is shared). Each worker has its own libtsk handles (libtsk's image and
+// them (plugin/work_split.h says how the work is shared). Each worker has its own libtsk handles (libtsk's image and
 // file-system handles are not to be shared between threads), its own rows and body files and a units file
 // saying which byte ranges of them belong to which work unit. With several workers the ranges are copied into the
 // joined files in unit order as the units close (the join the workers_stopped callback is given finishes it);

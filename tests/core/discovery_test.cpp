@@ -8,10 +8,12 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <sqlite3.h>
 
+#include "core/file_kinds.h"
 #include "core/folder_evidence.h"
 #include "test_util.h"
 
@@ -779,6 +781,71 @@ TEST(Orphans, KindByOpeningBytes) {
   EXPECT_EQ(kind_of(R"({"version":1,"dependencies":{}})"), "none");
   EXPECT_EQ(kind_of(""), "none");
   EXPECT_EQ(kind_of(std::string(512, '\0')), "none");  // content that came back as zeros
+}
+
+// The file kinds' table: every name it holds is read as its kind where it sits (a task directory, tasks/, a task's
+// command-output/), and only there; its sniffs tell the kinds apart in table order.
+TEST(FileKinds, NamesAndPlacesOfTheTable) {
+  EXPECT_EQ(task_file_kind("ui_messages.json"), TaskFileKind::ui_messages);
+  EXPECT_EQ(task_file_kind("api_conversation_history.json"), TaskFileKind::api_history);
+  EXPECT_EQ(task_file_kind("claude_messages.json"), TaskFileKind::legacy_claude_messages);
+  EXPECT_EQ(task_file_kind("history_item.json"), TaskFileKind::history_item);
+  EXPECT_EQ(task_file_kind("task_metadata.json"), TaskFileKind::task_metadata);
+  EXPECT_EQ(task_file_kind("_index.json"), TaskFileKind::unknown);  // tasks/'s, not a task directory's
+  EXPECT_EQ(task_file_kind("UI_MESSAGES.JSON"), TaskFileKind::unknown);
+  EXPECT_EQ(task_file_kind("cmd-1.txt"), TaskFileKind::unknown);
+  EXPECT_TRUE(is_command_output_file("cmd-1779261123485.txt"));
+  EXPECT_TRUE(is_command_output_file("cmd-x.txt"));
+  EXPECT_FALSE(is_command_output_file("cmd-.txt"));
+  EXPECT_FALSE(is_command_output_file("cmd-1.log"));
+  EXPECT_FALSE(is_command_output_file("xcmd-1.txt"));
+  EXPECT_STREQ(task_index_kind().report_kind, "task_index");
+  EXPECT_EQ(task_index_kind().name, "_index.json");
+  EXPECT_STREQ(command_output_kind().report_kind, "command_output");
+  EXPECT_STREQ(file_kind(TaskFileKind::legacy_claude_messages).report_kind, "api_history");
+  EXPECT_STREQ(file_kind(TaskFileKind::unknown).report_kind, "unknown");
+  EXPECT_TRUE(file_kind(TaskFileKind::ui_messages).is_array);
+  EXPECT_TRUE(file_kind(TaskFileKind::legacy_claude_messages).is_array);
+  EXPECT_FALSE(file_kind(TaskFileKind::history_item).is_array);
+  // A command output is never read as an orphan, by name or by bytes.
+  EXPECT_FALSE(orphan_kind_by_name("cmd-1779261123485.txt"));
+  const FileKind* api = file_kind_sniffed(R"([{"role":"user","content":"x"}])");
+  ASSERT_TRUE(api);
+  EXPECT_EQ(api->kind, TaskFileKind::api_history);  // not the legacy name: it has no sniff of its own
+}
+
+// Every row a source file of a table kind gives is of a row kind the table lists for it, or one that reading it as
+// part of its task adds (a parser error, the note on a temp file or an orphan, the task id time check, the identity
+// check): read over every fixture tree (fixtures/README.md).
+TEST(FileKinds, RowsOfEachFixtureSourceAreOfItsListedRowKinds) {
+  const std::set<std::string> added = {"parser_error", "temp_file", "orphan_file", "task_id_time_mismatch",
+                                       "identity_conflict"};
+  std::map<std::string, std::set<std::string>> listed;
+  for (const FileKind& k : file_kinds())
+    for (std::string_view r : k.row_kinds) listed[k.report_kind].insert(std::string(r));
+  int64_t checked = 0;
+  std::set<std::string> kinds_seen;
+  for (const auto& tree : fs::directory_iterator(fs::path(ROO_FIXTURES_DIR) / "trees")) {
+    FolderFileSystem folder(tree.path().string());
+    test::CapturedRows rows;
+    ScanReport report;
+    scan_file_system(folder, rows, report);
+    std::map<std::string, std::string> kind_by_path;
+    for (const FileParseRecord& f : report.files)
+      if (listed.count(f.kind)) kind_by_path[f.path] = f.kind;
+    for (size_t i = 0; i < rows.rows.size(); ++i) {
+      auto it = kind_by_path.find(rows.src(i)["path"].GetString());
+      if (it == kind_by_path.end()) continue;
+      const std::string kind = rows.str(i, "kind");
+      EXPECT_TRUE(listed[it->second].count(kind) || added.count(kind))
+          << tree.path() << ": " << it->first << " (" << it->second << ") gave a " << kind << " row";
+      kinds_seen.insert(it->second);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+  for (const char* k : {"ui_messages", "api_history", "history_item", "task_index", "task_metadata", "command_output"})
+    EXPECT_TRUE(kinds_seen.count(k)) << k;
 }
 
 // A folder has no $OrphanFiles: --deep reads nothing more from it, and the report says none were seen.

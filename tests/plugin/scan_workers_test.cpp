@@ -16,7 +16,7 @@
 #include <thread>
 
 #include "core/folder_evidence.h"
-#include "core/work_split.h"
+#include "plugin/work_split.h"
 
 namespace roo {
 namespace {
@@ -81,7 +81,7 @@ TEST(JoinWorkerOutputs, TwoWritersAreInterleavedByUnit) {
   EXPECT_EQ(read(d.body), "b0\nb1\nb2\n");
 }
 
-// scan_with_workers driven by a scan that plays one root of `tasks` task directories (core/work_split.h's units):
+// scan_with_workers driven by a scan that plays one root of `tasks` task directories (plugin/work_split.h's units):
 // each task's unit gets one row naming it, and worker 0 writes a row before the tasks and one after them.
 struct PlayedRoot {
   int tasks = 6;
@@ -184,7 +184,7 @@ TEST(ScanWithWorkers, RowsAreJoinedWhileTheWorkersRun) {
   }
 }
 
-// Tasks 7 and 30 are big (core/work_split.h): claimed first, their units close long before the units in front of
+// Tasks 7 and 30 are big (plugin/work_split.h): claimed first, their units close long before the units in front of
 // them, and wait to be joined in their place. The others have sizes out of name order (1 to 10 bytes), and are
 // still taken in name order.
 TEST(ScanWithWorkers, AnyNumberOfWorkersGivesOneThreadsRowsAndBodyLines) {

@@ -1,6 +1,6 @@
-// --threads (core/work_split.h): how a file system's tasks are shared between workers, and how what a home's tasks
+// --threads (plugin/work_split.h): how a file system's tasks are shared between workers, and how what a home's tasks
 // tell its stores is put back together.
-#include "core/work_split.h"
+#include "plugin/work_split.h"
 
 #include <gtest/gtest.h>
 

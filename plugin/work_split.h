@@ -29,7 +29,7 @@
 
 namespace roo {
 
-class WorkSplit {
+class WorkSplit : public TaskShare {
  public:
   // What the workers of one file system share. Made once, before the workers start.
   class Shared {
@@ -62,19 +62,20 @@ class WorkSplit {
   // the order to try them: first the big ones, largest first (by the bytes of their files; ties by name), then the
   // others in name order. A task is big when it holds more than 1/(8 x workers) of the root's bytes: a small one left
   // to the end then keeps the other workers waiting for at most that.
-  int64_t reserve_task_units(const std::vector<TaskDir>& tasks, std::vector<size_t>& order);
+  int64_t reserve_task_units(const std::vector<TaskDir>& tasks, std::vector<size_t>& order) override;
   // Enters task unit `unit`; true when this worker claimed it (no other worker had).
-  bool claim_task_unit(int64_t unit);
+  bool claim_task_unit(int64_t unit) override;
   // Enters the next non-task unit (worker 0's).
-  void enter_shared_unit();
+  void enter_shared_unit() override;
   bool in_own_unit() const { return unit_is_mine_; }
   int64_t unit() const { return unit_; }
-  const int64_t* unit_ptr() const { return &unit_; }  // for UserWordsCollector
+  const int64_t* unit_ptr() const override { return &unit_; }  // for UserWordsCollector
   std::function<void(int64_t unit, bool mine)> on_unit;  // hears of every unit entered
 
   // The HomeTasks of one home (or ephemeral dir), after its roots: workers > 0 hand theirs over and go on; worker 0
-  // waits for them and merges them into its own. Every worker calls it at the same points.
-  void share_home_tasks(HomeTasks& tasks);
+  // waits for them and merges them into its own. Every worker calls it at the same points. True for worker 0.
+  bool share_home_tasks(HomeTasks& tasks) override;
+  bool does_shared_work() const override { return worker_ == 0; }
   // This worker stops (finished, or failed): worker 0 no longer waits for it at later sync points.
   void abandon();
 

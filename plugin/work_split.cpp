@@ -1,4 +1,4 @@
-#include "core/work_split.h"
+#include "plugin/work_split.h"
 
 #include <algorithm>
 #include <numeric>
@@ -41,7 +41,7 @@ void WorkSplit::enter(int64_t unit, bool mine) {
   if (on_unit) on_unit(unit, mine);
 }
 
-void WorkSplit::share_home_tasks(HomeTasks& tasks) {
+bool WorkSplit::share_home_tasks(HomeTasks& tasks) {
   const int64_t point = sync_point_++;
   Shared& s = *shared_;
   std::unique_lock<std::mutex> lock(s.mu_);
@@ -49,7 +49,7 @@ void WorkSplit::share_home_tasks(HomeTasks& tasks) {
     s.deposits_[point].push_back(std::move(tasks));
     s.passed_[static_cast<size_t>(worker_)] = point + 1;
     s.cv_.notify_all();
-    return;
+    return false;
   }
   auto everyone_in = [&] {
     for (int w = 1; w < s.workers_; ++w)
@@ -58,9 +58,10 @@ void WorkSplit::share_home_tasks(HomeTasks& tasks) {
   };
   s.cv_.wait(lock, everyone_in);
   auto it = s.deposits_.find(point);
-  if (it == s.deposits_.end()) return;
+  if (it == s.deposits_.end()) return true;
   for (HomeTasks& other : it->second) merge_home_tasks(tasks, std::move(other));
   s.deposits_.erase(it);
+  return true;
 }
 
 void WorkSplit::abandon() {

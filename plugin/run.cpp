@@ -31,7 +31,7 @@
 #include "core/progress_beats.h"
 #include "core/row_writer.h"
 #include "core/text_util.h"
-#include "plugin/body_file.h"
+#include "plugin/formats/body_file.h"
 #include "plugin/carving.h"
 #include "plugin/output_dir.h"
 #include "plugin/progress.h"

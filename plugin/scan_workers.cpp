@@ -19,7 +19,7 @@
 
 #include "core/row_writer.h"
 #include "core/work_split.h"
-#include "plugin/body_file.h"
+#include "plugin/formats/body_file.h"
 
 namespace roo {
 

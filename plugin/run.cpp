@@ -736,7 +736,7 @@ int run(const RunOptions& opts) {
   std::set<std::string> derived_formats;
   std::string derived_files;
   for (const OutputFormatInfo& f : output_formats())
-    if (is_derived_format(f.name) && format_selected(opts, f.name)) {
+    if (f.derived && format_selected(opts, f.name)) {
       derived_formats.insert(f.name);
       derived_files += (derived_files.empty() ? "" : ", ") + std::string(f.file);
     }

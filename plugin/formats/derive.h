@@ -43,7 +43,7 @@ bool derive_outputs(const std::filesystem::path& rows_jsonl, const std::filesyst
 // What the reader may have parsed ahead of the slowest writer, counted as each line's bytes plus its parsed form
 // (kDeriveRowOverheadBytes a row for the document's first allocation block, and twice the line for its values);
 // one row is always let through, however large.
-inline constexpr uint64_t kDeriveInFlightBytes = 48ull << 20;
+inline constexpr uint64_t kDeriveInFlightBytes = 16ull << 20;
 inline constexpr uint64_t kDeriveRowOverheadBytes = 64ull << 10;
 
 }  // namespace roo

@@ -1,5 +1,5 @@
 // The outputs derived from rows.jsonl after the workers have finished: one reading pass, one parse per line, every
-// selected format fed in file order, each writer on a thread of its own (sinks only format rows).
+// selected format fed in file order (a sink only formats rows; it never makes them).
 #pragma once
 
 #include <cstdint>

@@ -18,7 +18,7 @@
 #include "core/row_writer.h"
 #include "core/sha256.h"
 #include "core/text_util.h"
-#include "plugin/body_file.h"
+#include "plugin/formats/body_file.h"
 #include "plugin/progress.h"
 #include "plugin/run.h"
 #include "tsk_glue/unallocated.h"

@@ -9,7 +9,7 @@
 
 #include "core/row.h"
 #include "core/text_util.h"
-#include "plugin/body_file.h"
+#include "plugin/formats/body_file.h"
 
 namespace roo {
 

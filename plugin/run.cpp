@@ -31,7 +31,7 @@
 #include "core/progress_beats.h"
 #include "core/row_writer.h"
 #include "core/text_util.h"
-#include "plugin/body_file.h"
+#include "plugin/formats/body_file.h"
 #include "plugin/carving.h"
 #include "plugin/output_dir.h"
 #include "plugin/progress.h"
@@ -736,7 +736,7 @@ int run(const RunOptions& opts) {
   std::set<std::string> derived_formats;
   std::string derived_files;
   for (const OutputFormatInfo& f : output_formats())
-    if (is_derived_format(f.name) && format_selected(opts, f.name)) {
+    if (f.derived && format_selected(opts, f.name)) {
       derived_formats.insert(f.name);
       derived_files += (derived_files.empty() ? "" : ", ") + std::string(f.file);
     }

@@ -18,8 +18,8 @@
 #include <tuple>
 
 #include "core/row_writer.h"
+#include "plugin/formats/body_file.h"
 #include "plugin/work_split.h"
-#include "plugin/body_file.h"
 
 namespace roo {
 

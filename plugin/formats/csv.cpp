@@ -136,7 +136,10 @@ std::string l2t_extra(const rapidjson::Value& row) {
   std::vector<std::string> pairs;
   auto add = [&](const std::string& key, const rapidjson::Value& v) {
     if (v.IsNull() || v.IsObject() || v.IsArray()) return;
-    pairs.push_back(key + ": " + shorten(one_line(*value_text(v)), 200));
+    // A string is read where it is (it can be a whole command output), and only as far as its line is shown.
+    const std::string line = v.IsString() ? one_line_shortened(std::string_view(v.GetString(), v.GetStringLength()), 200)
+                                          : one_line_shortened(*value_text(v), 200);
+    pairs.push_back(key + ": " + line);
   };
   for (const auto& m : row.GetObject()) {
     const std::string key(m.name.GetString(), m.name.GetStringLength());

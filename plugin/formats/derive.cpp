@@ -1,78 +1,31 @@
 #include "plugin/formats/derive.h"
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "core/json_records.h"
-#include "plugin/formats/csv.h"
 #include "plugin/formats/display_time.h"
-#include "plugin/formats/html_report.h"
 #include "plugin/formats/output_file.h"
-#include "plugin/formats/sqlite_output.h"
-#include "plugin/formats/timesketch.h"
 
 namespace roo {
 
 namespace fs = std::filesystem;
-
-const std::vector<OutputFormatInfo>& output_formats() {
-  static const std::vector<OutputFormatInfo> formats = {
-      {"jsonl", "rows.jsonl", "one row per fact, the reference output (always written)"},
-      {"body", "roo.body", "mactime body file (UTC)"},
-      {"timesketch", "timeline.jsonl", "Timesketch JSONL, timed rows (UTC)"},
-      {"l2tcsv", "l2t.csv", "log2timeline l2tcsv, 17 fields, timed rows (--tz)"},
-      {"csv", "rows.csv", "every row and field, flat (--tz)"},
-      {"sqlite", "roo.sqlite", "SQLite database (UTC)"},
-      {"html", "report.html", "self-contained HTML report (times in the browser's zone)"},
-      {"report", "report.json", "what was searched, found, skipped and failed (always written)"}};
-  return formats;
-}
-
-std::optional<std::set<std::string>> parse_format_list(std::string_view list, std::string* error) {
-  std::set<std::string> names;
-  std::string known;
-  for (const auto& f : output_formats()) known += (known.empty() ? "" : ", ") + std::string(f.name);
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    if (end == std::string_view::npos) end = list.size();
-    std::string name;
-    for (char c : list.substr(start, end - start))
-      if (c != ' ' && c != '\t') name += c;
-    start = end + 1;
-    if (name.empty()) continue;
-    if (name == "all") {
-      for (const auto& f : output_formats()) names.insert(f.name);
-      continue;
-    }
-    bool found = false;
-    for (const auto& f : output_formats()) found = found || name == f.name;
-    if (!found) {
-      *error = "--format: unknown format \"" + name + "\"; the formats are " + known + " (or all)";
-      return std::nullopt;
-    }
-    names.insert(name);
-  }
-  if (names.empty()) {
-    *error = "--format: no format named; the formats are " + known + " (or all)";
-    return std::nullopt;
-  }
-  return names;
-}
-
-bool is_derived_format(const std::string& name) {
-  return name == "timesketch" || name == "l2tcsv" || name == "csv" || name == "sqlite" || name == "html";
-}
 
 namespace {
 
 // Lines of rows.jsonl, one at a time: a line can be megabytes (a command's output) and the file hundreds of MB.
 class LineReader {
  public:
-  explicit LineReader(const fs::path& p) : file_(std::fopen(p.c_str(), "rb")) {}
+  explicit LineReader(const fs::path& p) : file_(std::fopen(p.c_str(), "rb")) {
+    if (file_) std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);  // few large reads, not one per 4 KiB
+  }
   ~LineReader() {
     std::free(buf_);
     if (file_) std::fclose(file_);
@@ -93,78 +46,176 @@ class LineReader {
   size_t cap_ = 0;
 };
 
+// The bytes of rows parsed but not yet seen by every writer: the reader waits while they exceed
+// kDeriveInFlightBytes.
+class InFlight {
+ public:
+  void acquire(uint64_t bytes) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    freed_.wait(lock, [&] { return used_ == 0 || used_ + bytes <= kDeriveInFlightBytes; });
+    used_ += bytes;
+  }
+  void release(uint64_t bytes) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      used_ -= bytes;
+    }
+    freed_.notify_one();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  uint64_t used_ = 0;
+};
+
+// One parsed line, shared by the writers; it gives its bytes back when the last writer is done with it.
+struct ParsedRow {
+  ParsedRow(InFlight& budget, std::string_view text)
+      : budget(budget), line(text), cost(kDeriveRowOverheadBytes + 3 * text.size()) {}
+  ~ParsedRow() { budget.release(cost); }
+  InFlight& budget;
+  std::string line;
+  rapidjson::Document row;  // its allocator frees the line's values when it goes
+  uint64_t cost;
+};
+
+// A writer on its own thread, fed rows in file order. At the end of the rows it finishes its file there too (the
+// l2tcsv sort, the SQLite indexes), so the formats' last steps overlap as well.
+class WriterThread {
+ public:
+  explicit WriterThread(std::unique_ptr<FormatWriter> writer) : writer_(std::move(writer)) {
+    thread_ = std::thread([this] { run(); });
+  }
+  ~WriterThread() { stop(false); }
+
+  void push(std::shared_ptr<const ParsedRow> row) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      rows_.push_back(std::move(row));
+    }
+    ready_.notify_one();
+  }
+  // No more rows: finish (or, when finish is false, drop the file unfinished) and wait for the thread.
+  void stop(bool finish) {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+      finish_ = finish;
+    }
+    ready_.notify_one();
+    thread_.join();
+  }
+  bool finished_ok() const { return ok_; }
+  const std::string& error() const { return error_; }
+  FormatWriter& writer() { return *writer_; }
+
+ private:
+  void run() {
+    for (;;) {
+      std::shared_ptr<const ParsedRow> row;
+      bool finish = false;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ready_.wait(lock, [&] { return !rows_.empty() || done_; });
+        if (!rows_.empty()) {
+          row = std::move(rows_.front());
+          rows_.pop_front();
+        } else {
+          finish = finish_;
+        }
+      }
+      if (row) {
+        writer_->row(row->row, row->line);
+        continue;
+      }
+      if (finish) ok_ = writer_->finish(&error_);
+      return;
+    }
+  }
+
+  std::unique_ptr<FormatWriter> writer_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::shared_ptr<const ParsedRow>> rows_;
+  bool done_ = false, finish_ = false;
+  bool ok_ = false;
+  std::string error_;
+  std::thread thread_;
+};
+
 }  // namespace
 
 bool derive_outputs(const fs::path& rows_jsonl, const fs::path& dir, const std::set<std::string>& formats,
                     const FormatContext& ctx, DeriveResult* result, std::string* error, const DeriveProgress& progress) {
+  std::vector<const OutputFormatInfo*> chosen;
+  bool need_zone = false;
+  for (const OutputFormatInfo& f : output_formats())
+    if (f.derived && formats.count(f.name)) {
+      chosen.push_back(&f);
+      need_zone = need_zone || f.needs_display_zone;
+    }
   // The display zone is set for the whole pass (and the process's TZ put back after it): declared before the
-  // writers, so it outlives them.
+  // writers, so it outlives them and their threads.
   std::unique_ptr<DisplayZone> zone;
-  if (formats.count("l2tcsv") || formats.count("csv")) {
+  if (need_zone) {
     zone = DisplayZone::open(ctx.display_tz, error);
     if (!zone) return false;
   }
-  struct Selected {
-    const OutputFormatInfo* info;
-    std::unique_ptr<FormatWriter> writer;
-    CountingWriter* counts;  // the same writer, when it counts
+  InFlight budget;  // outlives every row the writers hold
+  std::vector<std::unique_ptr<WriterThread>> writers;
+  for (const OutputFormatInfo* f : chosen)
+    writers.push_back(std::make_unique<WriterThread>(
+        f->make(dir / f->file, ctx, f->needs_display_zone ? zone.get() : nullptr)));
+  auto abandon = [&] {
+    for (auto& w : writers) w->stop(false);
+    return false;
   };
-  std::vector<Selected> selected;
-  for (const OutputFormatInfo& f : output_formats()) {
-    const std::string name = f.name;
-    if (!formats.count(name) || !is_derived_format(name)) continue;
-    const fs::path file = dir / f.file;
-    std::unique_ptr<CountingWriter> counting;
-    std::unique_ptr<FormatWriter> writer;
-    if (name == "timesketch") counting = make_timesketch_writer(file);
-    if (name == "l2tcsv") counting = make_l2tcsv_writer(file, *zone);
-    if (name == "csv") counting = make_rows_csv_writer(file, *zone);
-    if (name == "sqlite") counting = make_sqlite_writer(file, ctx);
-    if (name == "html") writer = make_html_report_writer(file, ctx);
-    CountingWriter* counts = counting.get();
-    if (counting) writer = std::move(counting);
-    selected.push_back({&f, std::move(writer), counts});
-  }
 
   LineReader in(rows_jsonl);
   if (!in.ok()) {
     *error = "cannot read " + rows_jsonl.string() + ": " + std::strerror(errno);
-    return false;
+    return abandon();
   }
   uint64_t bytes_read = 0;
   while (auto line = in.next()) {
     bytes_read += line->size() + 1;
     if (progress && (result->rows_read & 1023) == 0) progress(bytes_read, result->rows_read, false);
     if (line->empty()) continue;
-    rapidjson::Document row;  // one per line: its allocator frees the line's values when it goes
+    const uint64_t cost = kDeriveRowOverheadBytes + 3 * line->size();
+    budget.acquire(cost);
+    auto parsed = std::make_shared<ParsedRow>(budget, *line);
     // core's parser converts numbers exactly (RapidJSON's own conversion can be off in the last place), so a number
     // written back into timeline.jsonl or the CSVs is the one rows.jsonl holds.
     std::string why;
-    if (!parse_json(line->data(), line->size(), row, &why) || !row.IsObject()) {
+    if (!parse_json(parsed->line.data(), parsed->line.size(), parsed->row, &why) || !parsed->row.IsObject()) {
       ++result->lines_unreadable;
       continue;
     }
     ++result->rows_read;
-    for (Selected& s : selected) s.writer->row(row, *line);
+    for (auto& w : writers) w->push(parsed);
   }
   if (in.failed()) {
     *error = "cannot read " + rows_jsonl.string() + ": " + std::strerror(errno);
-    return false;
+    return abandon();
   }
   if (progress) progress(bytes_read, result->rows_read, true);
 
+  for (auto& w : writers) w->stop(true);
   bool ok = true;
-  for (Selected& s : selected) {
-    std::string why;
-    if (!s.writer->finish(&why) && ok) {
-      *error = why.empty() ? "cannot write " + (dir / s.info->file).string() : why;
+  for (size_t i = 0; i < writers.size(); ++i) {
+    const OutputFormatInfo& f = *chosen[i];
+    WriterThread& w = *writers[i];
+    if (!w.finished_ok() && ok) {
+      *error = w.error().empty() ? "cannot write " + (dir / f.file).string() : w.error();
       ok = false;
     }
-    DerivedOutput out{s.info->name, s.info->file, std::nullopt, std::nullopt, ""};
-    if (s.counts) {
-      out.rows_written = s.counts->rows_written();
-      out.rows_left_out = s.counts->rows_left_out();
-      if (s.counts->rows_left_out() > 0) out.left_out_reason = s.counts->left_out_reason();
+    DerivedOutput out{f.name, f.file, std::nullopt, std::nullopt, ""};
+    if (const auto* counts = dynamic_cast<const CountingWriter*>(&w.writer())) {
+      out.rows_written = counts->rows_written();
+      out.rows_left_out = counts->rows_left_out();
+      if (counts->rows_left_out() > 0) out.left_out_reason = counts->left_out_reason();
     }
     result->outputs.push_back(std::move(out));
   }

@@ -8,26 +8,12 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "plugin/formats/format_writer.h"
+#include "plugin/formats/registry.h"
 
 namespace roo {
-
-// A name --format accepts, the file it gives in OUTDIR, and a line for --help.
-struct OutputFormatInfo {
-  const char* name;
-  const char* file;
-  const char* what;
-};
-// Every format, in the order outputs are listed and written: jsonl, body, timesketch, l2tcsv, csv, sqlite, html,
-// report.
-const std::vector<OutputFormatInfo>& output_formats();
-
-// "timesketch,csv" (commas, spaces ignored; "all" = every format) as a set of names. None, with *error naming the
-// unknown name and listing the known ones, when a name is not a format or the list is empty.
-std::optional<std::set<std::string>> parse_format_list(std::string_view list, std::string* error);
 
 // What one derived file holds, for report.json's "outputs".
 struct DerivedOutput {
@@ -42,16 +28,22 @@ struct DeriveResult {
   std::vector<DerivedOutput> outputs;
 };
 
-// The formats read from rows.jsonl (timesketch, l2tcsv, csv, sqlite, html); jsonl, body and report are written by
-// the run itself.
-bool is_derived_format(const std::string& name);
-
-// Reads rows_jsonl line by line (one line in memory at a time) and writes each selected derived format into dir
-// under its final file name. False, with *error, when an output could not be written.
+// Reads rows_jsonl line by line and writes each selected derived format (registry.h) into dir under its final file
+// name. Each line is parsed once, on the calling thread, and handed to every writer; each writer runs on a thread of
+// its own and sees the rows in file order, so its file is the same as if the writers ran one after another. The
+// rows in flight between the reader and the slowest writer are bounded in bytes (kDeriveInFlightBytes), so memory
+// stays small however long a line is. False, with *error, when an output could not be written (the first failing
+// format in registry order).
 // progress, when given, is called as lines are read: bytes of rows.jsonl read, rows read, and last = the end.
 using DeriveProgress = std::function<void(uint64_t bytes_read, int64_t rows, bool last)>;
 bool derive_outputs(const std::filesystem::path& rows_jsonl, const std::filesystem::path& dir,
                     const std::set<std::string>& formats, const FormatContext& ctx, DeriveResult* result,
                     std::string* error, const DeriveProgress& progress = {});
+
+// What the reader may have parsed ahead of the slowest writer, counted as each line's bytes plus its parsed form
+// (kDeriveRowOverheadBytes a row for the document's first allocation block, and twice the line for its values);
+// one row is always let through, however large.
+inline constexpr uint64_t kDeriveInFlightBytes = 16ull << 20;
+inline constexpr uint64_t kDeriveRowOverheadBytes = 64ull << 10;
 
 }  // namespace roo

@@ -35,21 +35,15 @@ bool is_record_field(std::string_view key) {
 }
 
 void append_script_safe(std::string& out, std::string_view json) {
-  for (char c : json) {
-    switch (c) {
-      case '<':
-        out += "\\u003c";
-        break;
-      case '>':
-        out += "\\u003e";
-        break;
-      case '&':
-        out += "\\u0026";
-        break;
-      default:
-        out += c;
-    }
+  size_t run = 0;  // the bytes since the last escaped one are copied whole
+  for (size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (c != '<' && c != '>' && c != '&') continue;
+    out.append(json.substr(run, i - run));
+    out += c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026";
+    run = i + 1;
   }
+  out.append(json.substr(run));
 }
 
 std::string compact_json(const rapidjson::Value& v) {

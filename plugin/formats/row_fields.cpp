@@ -62,6 +62,22 @@ std::string one_line(std::string_view s) {
   return out;
 }
 
+std::string one_line_shortened(std::string_view s, size_t max_bytes) {
+  // As one_line, but it stops at the first byte past max_bytes that is no space: the line is longer than max_bytes
+  // then, and shorten looks at no byte after that one.
+  std::string out;
+  for (unsigned char c : s) {
+    if (c <= 0x20 || c == 0x7F) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += static_cast<char>(c);
+      if (out.size() > max_bytes) break;
+    }
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return shorten(out, max_bytes);
+}
+
 std::string row_message(const rapidjson::Value& row, size_t max_bytes) {
   std::string message(string_member(row, "kind").value_or("row"));
   auto text = string_member(row, "text");

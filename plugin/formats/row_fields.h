@@ -26,6 +26,8 @@ std::string shorten(std::string_view s, size_t max_bytes);
 // Control characters (newlines, tabs, NUL …) as spaces and each run of spaces as one, trimmed: for fields a
 // timeline shows on one line.
 std::string one_line(std::string_view s);
+// shorten(one_line(s), max_bytes), reading s only as far as that needs.
+std::string one_line_shortened(std::string_view s, size_t max_bytes);
 
 // What a timeline shows for a row: "<kind>: <text>" on one line, the text (or, when it has none, the tool name)
 // shortened to max_bytes; just "<kind>" when there is neither.

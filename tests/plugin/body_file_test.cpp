@@ -1,11 +1,31 @@
-#include "plugin/body_file.h"
+#include "plugin/formats/body_file.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 namespace roo {
 namespace {
+
+// What BodyFileWriter, the writer the workers use, writes for one row: its line, or none when it writes nothing.
+std::optional<std::string> body_line_for_row(const Row& row) {
+  char* data = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&data, &size);
+  if (!out) return std::nullopt;
+  BodyFileWriter writer(out);
+  writer.emit(row);
+  writer.end_source("");
+  const bool ok = writer.ok();
+  std::fclose(out);
+  std::string line(data, size);
+  std::free(data);
+  EXPECT_TRUE(ok);
+  if (line.empty()) return std::nullopt;
+  return line;
+}
 
 struct Fixture {
   VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};

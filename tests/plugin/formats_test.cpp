@@ -320,6 +320,24 @@ TEST_F(Formats, MessagesAreShortenedAtCharacterBoundaries) {
   EXPECT_EQ(row_message(parse(R"({"kind":"k","text":"x)" + spaced + R"("})"), 10), "k: x…");
 }
 
+// l2tcsv's extra reads a value only as far as its shown line needs; the result is the whole value made one line and
+// shortened. Edges: exactly at the limit, one over, runs of spaces around the limit, trailing spaces, a cut inside
+// a two-byte character.
+TEST_F(Formats, OneLineShortenedIsShortenOfOneLine) {
+  EXPECT_EQ(one_line_shortened("", 5), "");
+  EXPECT_EQ(one_line_shortened("  \n\t ", 5), "");
+  EXPECT_EQ(one_line_shortened("abcde", 5), "abcde");
+  EXPECT_EQ(one_line_shortened("abcdef", 5), "abcde…");
+  EXPECT_EQ(one_line_shortened("abcde   ", 5), "abcde");
+  EXPECT_EQ(one_line_shortened("abcd    e", 5), "abcd …");
+  EXPECT_EQ(one_line_shortened("ab\r\n\r\ncd", 5), "ab cd");
+  EXPECT_EQ(one_line_shortened("abcd\xC3\xA9", 5), "abcd…");
+  const std::vector<std::string> samples = {"a  b\tc\n\nd   e  f g h i j k l m n o p", "   lead and trail   ",
+                                            std::string(300, ' ') + "x", "\xC3\xA9\xC3\xA9  \xC3\xA9\x7F\x01z z z"};
+  for (const std::string& s : samples)
+    for (size_t n = 0; n < 40; ++n) EXPECT_EQ(one_line_shortened(s, n), shorten(one_line(s), n)) << s << " " << n;
+}
+
 // ---- rows.csv ----------------------------------------------------------------------------------------------------
 
 TEST_F(Formats, RowsCsvColumns) {

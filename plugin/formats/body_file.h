@@ -9,10 +9,6 @@
 
 namespace roo {
 
-// One body line for one row, or nothing when the row has no time: mactime needs a non-zero time and a time is
-// never invented. The event time goes in all four time columns, so mactime shows one "macb" line per row (a zero
-// column would print as its own 0000-00-00 line); the name says "roo-code <kind> [<task>]: <text> (<source path>)".
-std::optional<std::string> body_line_for_row(const Row& row);
 // The body-file time of a row (epoch seconds), when it gets a line at all: mactime needs a time after the epoch.
 std::optional<int64_t> body_time(const Row& row);
 
@@ -20,7 +16,10 @@ std::optional<int64_t> body_time(const Row& row);
 // lines.
 std::string body_escape(const std::string& s);
 
-// Writes body lines for the rows it is given.
+// Writes one body line per row it is given, and nothing for a row without a time: mactime needs a non-zero time and
+// a time is never invented. The event time goes in all four time columns, so mactime shows one "macb" line per row
+// (a zero column would print as its own 0000-00-00 line); the name says
+// "roo-code <kind> [<task>]: <text> (<source path>)".
 class BodyFileWriter : public RowSink {
  public:
   explicit BodyFileWriter(std::FILE* out) : out_(out) {}

@@ -1,4 +1,4 @@
-#include "plugin/body_file.h"
+#include "plugin/formats/body_file.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -133,12 +133,6 @@ std::optional<int64_t> body_time(const Row& row) {
   const int64_t secs = *row.time_ms / 1000 - (*row.time_ms % 1000 < 0 ? 1 : 0);
   if (secs <= 0) return std::nullopt;
   return secs;
-}
-
-std::optional<std::string> body_line_for_row(const Row& row) {
-  std::string line, name;
-  if (!append_body_line(row, line, name)) return std::nullopt;
-  return line;
 }
 
 void BodyFileWriter::emit(const Row& row) {

@@ -8,12 +8,10 @@
 #include <ctime>
 
 #include "plugin/formats/derive.h"
-#include "plugin/huge_pages.h"
 #include "plugin/progress.h"
 #include "plugin/run.h"
 
 int main(int argc, char** argv) {
-  roo::restart_with_huge_pages(argv);  // before anything else: the new start runs all of main again
   // FAT keeps local wall-clock times of an unknown zone and libtsk converts them with the process's zone: the run
   // pins UTC so the same image gives the same rows on every examiner's machine (as `fls -z UTC` would). Other file
   // systems store UTC and are not affected.

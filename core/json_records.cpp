@@ -13,38 +13,6 @@
 #include <cmath>
 #include <cstring>
 
-#if defined(__SSE2__)
-// RapidJSON copies a string's unescaped bytes one at a time unless built with RAPIDJSON_SSE2, and its SSE2 paths
-// are wrong in 1.1.0 (they let control bytes 0x1A–0x1F through, which the scalar path refuses), so roo-ingest
-// gives the in-situ reader its own 16-bytes-at-a-time scan. It stops at the same bytes the scalar loop stops at
-// ('"', '\\', anything below 0x20), so the reader accepts and refuses exactly what it did before. Unaligned loads
-// may read up to 15 bytes past the terminating NUL: parse_once() pads every buffer it parses by kParsePadding bytes.
-namespace rapidjson {
-template <>
-template <>
-inline void GenericReader<UTF8<>, UTF8<>, CrtAllocator>::ScanCopyUnescapedString<InsituStringStream,
-                                                                                  InsituStringStream>(
-    InsituStringStream& is, InsituStringStream&) {
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), top_control = _mm_set1_epi8(0x1F);
-  char* p = is.src_;
-  char* q = is.dst_;  // equal to p until the string's first escape; behind it after
-  for (;; p += 16, q += 16) {
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(b, top_control), top_control),
-                                      _mm_or_si128(_mm_cmpeq_epi8(b, quote), _mm_cmpeq_epi8(b, backslash)));
-    if (const int hits = _mm_movemask_epi8(stop)) {
-      const int n = __builtin_ctz(static_cast<unsigned>(hits));
-      if (p != q) std::memmove(q, p, static_cast<size_t>(n));
-      is.src_ = p + n;
-      is.dst_ = q + n;
-      return;
-    }
-    if (p != q) _mm_storeu_si128(reinterpret_cast<__m128i*>(q), b);
-  }
-}
-}  // namespace rapidjson
-#endif
-
 namespace roo {
 
 // The buffer is no larger than the file (most Roo files are a few KB, and zeroing a 1 MiB buffer per file cost a
@@ -434,8 +402,6 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
 }
 
 namespace {
-constexpr size_t kParsePadding = 16;  // see ScanCopyUnescapedString above
-
 rapidjson::ParseResult parse_once(const char* text, size_t length, rapidjson::Document& doc, bool first_value_only,
                                   std::string* why) {
   rapidjson::ParseResult result;
@@ -443,9 +409,9 @@ rapidjson::ParseResult parse_once(const char* text, size_t length, rapidjson::Do
   // In-situ parsing from a copy held by the document's own allocator: strings are unescaped in place and the
   // document points at them instead of copying each one, and the copy lives exactly as long as the document.
   // (A NUL byte ends the text for RapidJSON either way: it is not valid inside JSON.)
-  char* copy = static_cast<char*>(doc.GetAllocator().Malloc(length + 1 + kParsePadding));
+  char* copy = static_cast<char*>(doc.GetAllocator().Malloc(length + 1));
   std::memcpy(copy, text, length);
-  std::memset(copy + length, 0, 1 + kParsePadding);
+  copy[length] = 0;
   auto generate = [&](rapidjson::Document& target) {
     thread_local std::vector<std::vector<std::string_view>> keys_at_depth;
     ExactNumbers handler{target, false, false, false, 0, keys_at_depth};

@@ -7,11 +7,10 @@
 
 #include <algorithm>
 #include <charconv>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include <cmath>
 #include <cstring>
+
+#include "core/text_util.h"
 
 namespace roo {
 
@@ -50,25 +49,6 @@ std::string HashingStream::finish() {
 namespace {
 
 bool is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-// The first '"', '\\' or NUL in [p, end), or null. Strings are most of Roo's bytes and the framing scan jumps over
-// them with this, so it looks at 16 bytes per step (SSE2, in every x86-64 CPU; unaligned loads inside [p, end) only).
-// NUL is looked for too: no JSON text holds one (JSON.stringify escapes it), and the zeros a file system leaves after
-// a cut write must end the record there, not be taken into it up to kMaxRecordBytes.
-const char* next_string_stop(const char* p, const char* end) {
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), zero = _mm_setzero_si128();
-  for (; end - p >= 16; p += 16) {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const int hits = _mm_movemask_epi8(_mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)), _mm_cmpeq_epi8(block, zero)));
-    if (hits) return p + __builtin_ctz(static_cast<unsigned>(hits));
-  }
-#endif
-  for (; p < end; ++p)
-    if (*p == '"' || *p == '\\' || *p == 0) return p;
-  return nullptr;
-}
 
 // Whether a JSON value can begin with this byte.
 bool starts_value(int c) {
@@ -247,9 +227,11 @@ bool JsonArrayReader::scan_value(std::string& text) {
       bool done = false;
       for (; i < n; ++i) {
         if (in_string && !escape) {
-          // Strings are most of Roo's bytes: jump to the next quote, backslash or NUL 16 bytes at a time.
-          const char* stop = next_string_stop(w + i, w + n);
-          if (!stop) {
+          // Strings are most of Roo's bytes: jump to the next quote, backslash or control byte. NUL is one: no JSON
+          // text holds one (JSON.stringify escapes it), and the zeros a file system leaves after a cut write must end
+          // the record there, not be taken into it up to kMaxRecordBytes. Other control bytes are passed over below.
+          const char* stop = json_string_stop(w + i, w + n);
+          if (stop == w + n) {
             i = n - 1;  // the string goes on past this window
             continue;
           }

@@ -33,6 +33,7 @@
 #include "core/text_util.h"
 #include "plugin/body_file.h"
 #include "plugin/carving.h"
+#include "plugin/file_copy.h"
 #include "plugin/output_dir.h"
 #include "plugin/progress.h"
 #include "plugin/formats/derive.h"
@@ -393,25 +394,13 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
   return part;
 }
 
-// Appends a part file to an output file inside the kernel (copy_file_range), falling back to read/write.
+// Appends a part file to an output file.
 bool append_file(int out_fd, const fs::path& p) {
   if (p.empty()) return true;
   int in_fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
   if (in_fd < 0) return false;
-  bool ok = true;
-  for (;;) {
-    ssize_t n = copy_file_range(in_fd, nullptr, out_fd, nullptr, 1 << 30, 0);
-    if (n > 0) continue;
-    if (n == 0) break;
-    if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
-      ok = false;
-      break;
-    }
-    char buf[1 << 16];  // the kernel cannot copy between these files: do it here
-    for (ssize_t r; (r = read(in_fd, buf, sizeof buf)) > 0;)
-      if (write(out_fd, buf, static_cast<size_t>(r)) != r) ok = false;
-    break;
-  }
+  struct stat st;
+  const bool ok = fstat(in_fd, &st) == 0 && copy_range(out_fd, in_fd, 0, static_cast<uint64_t>(st.st_size));
   close(in_fd);
   return ok;
 }

@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
       "E01; every partition); SQLite stores are read in memory, or with their -wal from private copies under\n"
       "OUTDIR.",
       "roo-ingest"};
-  app.footer(R"(Outputs in OUTDIR (written under temporary names, moved into place when complete; docs/output-formats.md):
+  app.footer(std::string(R"(Outputs in OUTDIR (written under temporary names, moved into place when complete; docs/output-formats.md):
   rows.jsonl      one row per fact: the reference output, always written (docs/row-contract.md)
   roo.body        mactime body file; merge with `fls -r -m /` output and run `mactime -b`
   timeline.jsonl  Timesketch JSONL, one event per timed row (import in Timesketch as a JSONL timeline)
@@ -67,11 +67,7 @@ Examples:
   sqlite3 out/roo.sqlite "SELECT time_utc, kind, json_extract(row_json, '$.text') FROM rows
                           WHERE kind = 'command' ORDER BY time_utc"
 
-Exit codes: 0 done; 2 bad arguments or unusable OUTDIR; 3 evidence cannot be opened; 4 a segment of a split
-image is missing; 5 done, but a file system could not be processed: its worker crashed, hung (--stall-timeout)
-or failed (see report.json); 6 done, but no file system could be opened at all (not a disk image, encrypted or
-damaged; see report.json); 7 done, but --verify found the image's hash differs from the one its container stores, or could not read it to the end (report.json
-evidence.verification; before 5 and 6); 1 internal error.)");
+)") + roo::exit_codes_help());
   app.set_version_flag("--version", "roo-ingest " ROO_INGEST_VERSION);
 
   app.add_option("IMAGE", opts.image_paths, "Image file (raw, .001, .E01); more segments may follow when their "

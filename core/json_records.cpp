@@ -13,6 +13,33 @@
 #include "core/text_util.h"
 
 namespace roo {
+namespace {
+// The end of the text parse_once() parses in place (one past its terminating NUL), for the string scan below.
+thread_local const char* insitu_end = nullptr;
+}  // namespace
+}  // namespace roo
+
+// RapidJSON copies a string's unescaped bytes one at a time unless built with RAPIDJSON_SSE2, and its SSE2 paths are
+// wrong in 1.1.0 (they let control bytes 0x1A-0x1F through, which the scalar path refuses). The in-situ reader here
+// scans with json_string_stop instead, which stops at exactly the bytes the scalar loop stops at ('"', '\\',
+// anything below 0x20, the terminating NUL among them), so the reader accepts and refuses what it did before.
+// Kept because it earns it: on the benchmark image (tests/bench/run-bench.sh's image run, 2 cores, best of 21
+// alternating runs on a loaded machine) a run without it took 17 % more CPU time, 3.91 s against 3.35 s.
+namespace rapidjson {
+template <>
+template <>
+inline void GenericReader<UTF8<>, UTF8<>, CrtAllocator>::ScanCopyUnescapedString<InsituStringStream,
+                                                                                  InsituStringStream>(
+    InsituStringStream& is, InsituStringStream&) {
+  char* const p = is.src_;
+  const size_t n = static_cast<size_t>(roo::json_string_stop(p, roo::insitu_end) - p);
+  if (is.dst_ != p) std::memmove(is.dst_, p, n);  // behind the source since the string's first escape
+  is.src_ = p + n;
+  is.dst_ += n;
+}
+}  // namespace rapidjson
+
+namespace roo {
 
 // The buffer is no larger than the file (most Roo files are a few KB, and zeroing a 1 MiB buffer per file cost a
 // sixth of a run's instructions) and is left uninitialised: only bytes read into it are looked at.
@@ -398,6 +425,7 @@ rapidjson::ParseResult parse_once(const char* text, size_t length, rapidjson::Do
     thread_local std::vector<std::vector<std::string_view>> keys_at_depth;
     ExactNumbers handler{target, false, false, false, 0, keys_at_depth};
     rapidjson::InsituStringStream ms(copy);
+    insitu_end = copy + length + 1;
     rapidjson::Reader reader;
     constexpr unsigned base =
         rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseInsituFlag;

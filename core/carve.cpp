@@ -299,11 +299,6 @@ bool scan_json(std::string_view text, Shape& h) {
 
 }  // namespace
 
-bool is_json_text(std::string_view text) {
-  Shape s;
-  return scan_json(text, s);
-}
-
 std::optional<CarvedKind> classify_carved(std::string_view text) {
   Shape s;
   if (!scan_json(text, s) || !s.is_object) return std::nullopt;
@@ -339,7 +334,6 @@ void Carver::keep_history(const char* p, size_t n) {
 }
 
 void Carver::feed(const char* data, size_t len) {
-  bytes_fed_ += len;
   if (pending_.empty()) {
     // The usual case: scan the caller's buffer in place and keep only an open value's bytes.
     const size_t used = scan(data, len, next_off_, false);

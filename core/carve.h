@@ -79,8 +79,6 @@ class Carver {
   // The run ended: an open value is cut and given up on (its inner records are still looked for).
   void end_run();
 
-  uint64_t bytes_fed() const { return bytes_fed_; }
-
  private:
   size_t scan(const char* p, size_t n, uint64_t base, bool final);
   void keep_history(const char* p, size_t n);
@@ -93,14 +91,11 @@ class Carver {
   uint64_t pending_off_ = 0;
   uint64_t next_off_ = 0;    // image offset of the next byte fed
   std::string history_;      // up to kCarveLookbehind bytes before the unconsumed ones
-  uint64_t bytes_fed_ = 0;
 };
 
-// Classifies a value; nothing when it is not a Roo record (or not JSON text at all).
+// Classifies a value; nothing when it is not a Roo record (or not JSON text at all). Its JSON check agrees with
+// parse_json on text without NUL bytes (tests/fuzz/fuzz_carve.cpp checks it), without building anything.
 std::optional<CarvedKind> classify_carved(std::string_view text);
-// Whether text is one JSON value, checked as classify_carved checks it: it agrees with parse_json on text without
-// NUL bytes (tests/fuzz/fuzz_carve.cpp checks it), without building anything. A NUL is never JSON text here.
-bool is_json_text(std::string_view text);
 
 // Every record value of a known Roo file, as the Carver frames them (nested), for folding and attribution.
 void for_each_record_value(std::string_view bytes, const std::function<void(std::string_view)>& f);

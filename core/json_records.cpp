@@ -7,43 +7,37 @@
 
 #include <algorithm>
 #include <charconv>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include <cmath>
 #include <cstring>
 
-#if defined(__SSE2__)
-// RapidJSON copies a string's unescaped bytes one at a time unless built with RAPIDJSON_SSE2, and its SSE2 paths
-// are wrong in 1.1.0 (they let control bytes 0x1A–0x1F through, which the scalar path refuses), so roo-ingest
-// gives the in-situ reader its own 16-bytes-at-a-time scan. It stops at the same bytes the scalar loop stops at
-// ('"', '\\', anything below 0x20), so the reader accepts and refuses exactly what it did before. Unaligned loads
-// may read up to 15 bytes past the terminating NUL: parse_once() pads every buffer it parses by kParsePadding bytes.
+#include "core/text_util.h"
+
+namespace roo {
+namespace {
+// The end of the text parse_once() parses in place (one past its terminating NUL), for the string scan below.
+thread_local const char* insitu_end = nullptr;
+}  // namespace
+}  // namespace roo
+
+// RapidJSON copies a string's unescaped bytes one at a time unless built with RAPIDJSON_SSE2, and its SSE2 paths are
+// wrong in 1.1.0 (they let control bytes 0x1A-0x1F through, which the scalar path refuses). The in-situ reader here
+// scans with json_string_stop instead, which stops at exactly the bytes the scalar loop stops at ('"', '\\',
+// anything below 0x20, the terminating NUL among them), so the reader accepts and refuses what it did before.
+// Kept because it earns it: on the benchmark image (tests/bench/run-bench.sh's image run, 2 cores, best of 21
+// alternating runs on a loaded machine) a run without it took 17 % more CPU time, 3.91 s against 3.35 s.
 namespace rapidjson {
 template <>
 template <>
 inline void GenericReader<UTF8<>, UTF8<>, CrtAllocator>::ScanCopyUnescapedString<InsituStringStream,
                                                                                   InsituStringStream>(
     InsituStringStream& is, InsituStringStream&) {
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), top_control = _mm_set1_epi8(0x1F);
-  char* p = is.src_;
-  char* q = is.dst_;  // equal to p until the string's first escape; behind it after
-  for (;; p += 16, q += 16) {
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(b, top_control), top_control),
-                                      _mm_or_si128(_mm_cmpeq_epi8(b, quote), _mm_cmpeq_epi8(b, backslash)));
-    if (const int hits = _mm_movemask_epi8(stop)) {
-      const int n = __builtin_ctz(static_cast<unsigned>(hits));
-      if (p != q) std::memmove(q, p, static_cast<size_t>(n));
-      is.src_ = p + n;
-      is.dst_ = q + n;
-      return;
-    }
-    if (p != q) _mm_storeu_si128(reinterpret_cast<__m128i*>(q), b);
-  }
+  char* const p = is.src_;
+  const size_t n = static_cast<size_t>(roo::json_string_stop(p, roo::insitu_end) - p);
+  if (is.dst_ != p) std::memmove(is.dst_, p, n);  // behind the source since the string's first escape
+  is.src_ = p + n;
+  is.dst_ += n;
 }
 }  // namespace rapidjson
-#endif
 
 namespace roo {
 
@@ -82,25 +76,6 @@ std::string HashingStream::finish() {
 namespace {
 
 bool is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-// The first '"', '\\' or NUL in [p, end), or null. Strings are most of Roo's bytes and the framing scan jumps over
-// them with this, so it looks at 16 bytes per step (SSE2, in every x86-64 CPU; unaligned loads inside [p, end) only).
-// NUL is looked for too: no JSON text holds one (JSON.stringify escapes it), and the zeros a file system leaves after
-// a cut write must end the record there, not be taken into it up to kMaxRecordBytes.
-const char* next_string_stop(const char* p, const char* end) {
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), zero = _mm_setzero_si128();
-  for (; end - p >= 16; p += 16) {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const int hits = _mm_movemask_epi8(_mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)), _mm_cmpeq_epi8(block, zero)));
-    if (hits) return p + __builtin_ctz(static_cast<unsigned>(hits));
-  }
-#endif
-  for (; p < end; ++p)
-    if (*p == '"' || *p == '\\' || *p == 0) return p;
-  return nullptr;
-}
 
 // Whether a JSON value can begin with this byte.
 bool starts_value(int c) {
@@ -297,9 +272,11 @@ bool JsonArrayReader::scan_value(std::string& text) {
       bool done = false;
       for (; i < n; ++i) {
         if (in_string && !escape) {
-          // Strings are most of Roo's bytes: jump to the next quote, backslash or NUL 16 bytes at a time.
-          const char* stop = next_string_stop(w + i, w + n);
-          if (!stop) {
+          // Strings are most of Roo's bytes: jump to the next quote, backslash or control byte. NUL is one: no JSON
+          // text holds one (JSON.stringify escapes it), and the zeros a file system leaves after a cut write must end
+          // the record there, not be taken into it up to kMaxRecordBytes. Other control bytes are passed over below.
+          const char* stop = json_string_stop(w + i, w + n);
+          if (stop == w + n) {
             i = n - 1;  // the string goes on past this window
             continue;
           }
@@ -452,8 +429,6 @@ JsonArrayReader::Status JsonArrayReader::next(JsonRecord& out) {
 }
 
 namespace {
-constexpr size_t kParsePadding = 16;  // see ScanCopyUnescapedString above
-
 rapidjson::ParseResult parse_once(const char* text, size_t length, rapidjson::Document& doc, bool first_value_only,
                                   std::string* why) {
   rapidjson::ParseResult result;
@@ -461,13 +436,14 @@ rapidjson::ParseResult parse_once(const char* text, size_t length, rapidjson::Do
   // In-situ parsing from a copy held by the document's own allocator: strings are unescaped in place and the
   // document points at them instead of copying each one, and the copy lives exactly as long as the document.
   // (A NUL byte ends the text for RapidJSON either way: it is not valid inside JSON.)
-  char* copy = static_cast<char*>(doc.GetAllocator().Malloc(length + 1 + kParsePadding));
+  char* copy = static_cast<char*>(doc.GetAllocator().Malloc(length + 1));
   std::memcpy(copy, text, length);
-  std::memset(copy + length, 0, 1 + kParsePadding);
+  copy[length] = 0;
   auto generate = [&](rapidjson::Document& target) {
     thread_local std::vector<std::vector<std::string_view>> keys_at_depth;
     ExactNumbers handler{target, false, false, false, 0, keys_at_depth};
     rapidjson::InsituStringStream ms(copy);
+    insitu_end = copy + length + 1;
     rapidjson::Reader reader;
     constexpr unsigned base =
         rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseInsituFlag;

@@ -42,7 +42,8 @@ std::string_view trim(std::string_view s);
 std::string to_hex(const unsigned char* bytes, size_t n);
 
 // The first byte at or after p that ends a plain run of a JSON string: '"', '\\' or a control byte (below 0x20),
-// or end. What JSON must escape when writing, and what a reader must stop at; 16 bytes per step (SSE2).
+// or end. What JSON must escape when writing, and what a reader must stop at; 16 bytes per step (SSE2). The one
+// string scanner: the row writer, the framing of JSON array records and the carver all use it.
 const char* json_string_stop(const char* p, const char* end);
 
 }  // namespace roo

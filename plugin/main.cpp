@@ -8,12 +8,10 @@
 #include <ctime>
 
 #include "plugin/formats/derive.h"
-#include "plugin/huge_pages.h"
 #include "plugin/progress.h"
 #include "plugin/run.h"
 
 int main(int argc, char** argv) {
-  roo::restart_with_huge_pages(argv);  // before anything else: the new start runs all of main again
   // FAT keeps local wall-clock times of an unknown zone and libtsk converts them with the process's zone: the run
   // pins UTC so the same image gives the same rows on every examiner's machine (as `fls -z UTC` would). Other file
   // systems store UTC and are not affected.
@@ -38,7 +36,7 @@ int main(int argc, char** argv) {
       "E01; every partition); SQLite stores are read in memory, or with their -wal from private copies under\n"
       "OUTDIR.",
       "roo-ingest"};
-  app.footer(R"(Outputs in OUTDIR (written under temporary names, moved into place when complete; docs/output-formats.md):
+  app.footer(std::string(R"(Outputs in OUTDIR (written under temporary names, moved into place when complete; docs/output-formats.md):
   rows.jsonl      one row per fact: the reference output, always written (docs/row-contract.md)
   roo.body        mactime body file; merge with `fls -r -m /` output and run `mactime -b`
   timeline.jsonl  Timesketch JSONL, one event per timed row (import in Timesketch as a JSONL timeline)
@@ -69,11 +67,7 @@ Examples:
   sqlite3 out/roo.sqlite "SELECT time_utc, kind, json_extract(row_json, '$.text') FROM rows
                           WHERE kind = 'command' ORDER BY time_utc"
 
-Exit codes: 0 done; 2 bad arguments or unusable OUTDIR; 3 evidence cannot be opened; 4 a segment of a split
-image is missing; 5 done, but a file system could not be processed: its worker crashed, hung (--stall-timeout)
-or failed (see report.json); 6 done, but no file system could be opened at all (not a disk image, encrypted or
-damaged; see report.json); 7 done, but --verify found the image's hash differs from the one its container stores, or could not read it to the end (report.json
-evidence.verification; before 5 and 6); 1 internal error.)");
+)") + roo::exit_codes_help());
   app.set_version_flag("--version", "roo-ingest " ROO_INGEST_VERSION);
 
   app.add_option("IMAGE", opts.image_paths, "Image file (raw, .001, .E01); more segments may follow when their "

@@ -156,16 +156,16 @@ Completeness completeness_of(const std::optional<tsk::Partition>& p, const PartR
   Completeness c;
   const std::string whole =
       p ? "the whole partition (" + std::to_string(p->length_bytes) + " bytes)" : std::string("the folder");
-  if (part.status.empty()) {  // never given to a worker: a volume system entry with no file system to search
+  if (part.status == PartStatus::not_searched) {  // never given to a worker: a volume system entry with no file system to search
     c.skipped.push_back({whole, std::nullopt, not_searched_reason(p, deep)});
     return c;
   }
-  if (part.status == "no_file_system") {  // nothing was searched: the summary must not count it as a file system
+  if (part.status == PartStatus::no_file_system) {  // nothing was searched: the summary must not count it as a file system
     c.skipped.push_back({whole, std::nullopt, "no file system libtsk can open: " + part.reason});
     return c;
   }
-  if (part.status == "failed") c.failed.push_back({whole, std::nullopt, part.reason});
-  if (part.status == "crashed" || part.status == "hung")
+  if (part.status == PartStatus::failed) c.failed.push_back({whole, std::nullopt, part.reason});
+  if (part.status == PartStatus::crashed || part.status == PartStatus::hung)
     c.failed.push_back(
         {"the source files after the last one the worker finished (what it searched is unknown: it "
          "wrote no scan report)",
@@ -312,7 +312,7 @@ std::string completeness_paragraph(const RunReport& r) {
   for (const auto& [p, part] : r.partitions) {
     const Completeness c = completeness_of(p, part, r.deep);
     if (c.searched) ++file_systems;
-    if (!c.searched && (part.status.empty() || part.status == "no_file_system")) ++partitions_skipped;
+    if (!c.searched && (part.status == PartStatus::not_searched || part.status == PartStatus::no_file_system)) ++partitions_skipped;
     if (part_did_not_finish(part.status)) ++partitions_failed;
     all.homes += c.homes;
     all.temp_locations += c.temp_locations;
@@ -372,7 +372,7 @@ std::string part_report_json(const PartReport& part) {
   buf.Reserve(64 * 1024 + 512 * (part.scan.files.size() + part.counts.tasks.size()));
   Compact w(buf);
   w.StartObject();
-  put(w, "status", part.status);
+  put(w, "status", std::string(part_status_name(part.status)));
   put(w, "reason", part.reason);
   put(w, "fs_type", part.fs_type);
   w.Key("scan");
@@ -407,18 +407,37 @@ const rapidjson::Value* scan_section(const PartReport& part) {
   return it != part.read_back->MemberEnd() && it->value.IsObject() ? &it->value : nullptr;
 }
 
+const char* part_status_name(PartStatus status) {
+  switch (status) {
+    case PartStatus::not_searched: return "";
+    case PartStatus::parsed: return "parsed";
+    case PartStatus::no_file_system: return "no_file_system";
+    case PartStatus::crashed: return "crashed";
+    case PartStatus::hung: return "hung";
+    case PartStatus::failed: return "failed";
+  }
+  return "failed";
+}
+
+PartStatus part_status_from_name(const std::string& name) {
+  for (PartStatus s : {PartStatus::not_searched, PartStatus::parsed, PartStatus::no_file_system, PartStatus::crashed,
+                       PartStatus::hung, PartStatus::failed})
+    if (name == part_status_name(s)) return s;
+  return PartStatus::failed;
+}
+
 PartReport parse_part_report(const std::string& json) {
   PartReport part;
   auto read_back = std::make_shared<rapidjson::Document>();
   rapidjson::Document& d = *read_back;
   d.Parse(json.data(), json.size());
   if (d.HasParseError() || !d.IsObject()) {
-    part.status = "failed";
+    part.status = PartStatus::failed;
     part.reason = "worker report unreadable";
     return part;
   }
   auto s = [&](const char* k) { return d.HasMember(k) && d[k].IsString() ? std::string(d[k].GetString()) : ""; };
-  part.status = s("status");
+  part.status = part_status_from_name(s("status"));
   part.reason = s("reason");
   part.fs_type = s("fs_type");
   if (d.HasMember("scan") && d["scan"].IsObject()) {
@@ -511,10 +530,10 @@ std::string run_report_json(const RunReport& r) {
         w.EndObject();
       }
     }
-    if (part.status.empty()) {
+    if (part.status == PartStatus::not_searched) {
       put(w, "status", "not searched: " + not_searched_reason(p, r.deep));
     } else {
-      put(w, "status", part.status);
+      put(w, "status", std::string(part_status_name(part.status)));
       if (!part.reason.empty()) put(w, "reason", part.reason);
       if (!part.fs_type.empty()) put(w, "fs_type", part.fs_type);
       if (!part.scan_json.empty()) {
@@ -555,7 +574,7 @@ std::string run_report_json(const RunReport& r) {
   for (const auto& [p, part] : r.custom_scans) {
     w.StartObject();
     if (p) put(w, "partition_index", static_cast<int64_t>(p->index));
-    put(w, "status", part.status);
+    put(w, "status", std::string(part_status_name(part.status)));
     if (!part.reason.empty()) put(w, "reason", part.reason);
     if (!part.scan_json.empty()) {
       w.Key("scan");
@@ -606,8 +625,8 @@ std::string run_summary(const RunReport& r) {
     std::string where = p ? "partition " + std::to_string(p->index) + " @" + std::to_string(p->offset_bytes) + " (" +
                                 p->description + ")"
                           : "folder";
-    std::string status = part.status;
-    if (status.empty()) status = "not searched: " + not_searched_reason(p, r.deep);
+    std::string status = part_status_name(part.status);
+    if (part.status == PartStatus::not_searched) status = "not searched: " + not_searched_reason(p, r.deep);
     out += "  " + where + ": " + status;
     if (!part.fs_type.empty()) out += " (" + part.fs_type + ")";
     if (!part.reason.empty()) out += " — " + part.reason;

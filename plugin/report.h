@@ -33,9 +33,24 @@ class RowCounts : public RowSink {
   std::map<std::string, Task> tasks;  // by session id
 };
 
+// What became of a partition's or folder's file system. report.json and the summary give it by part_status_name.
+enum class PartStatus {
+  not_searched,    // never given to a worker: a volume system entry with no file system to search (no name: the
+                   // report says why instead)
+  parsed,          // searched to the end
+  no_file_system,  // no file system libtsk can open
+  crashed,         // its worker died
+  hung,            // its worker made no progress for --stall-timeout and was ended
+  failed,          // its worker could not finish (a write failed, its report was unreadable, …)
+};
+// "parsed", "no_file_system", "crashed", "hung", "failed"; "" for not_searched.
+const char* part_status_name(PartStatus status);
+// The status a worker report names; an unknown name is taken as failed.
+PartStatus part_status_from_name(const std::string& name);
+
 // One file system's outcome. Written by the worker process as JSON, read back by the parent.
 struct PartReport {
-  std::string status;  // parsed, no_file_system, crashed, hung, failed
+  PartStatus status = PartStatus::not_searched;
   std::string reason;
   std::string fs_type;
   ScanReport scan;        // filled in the worker
@@ -47,8 +62,8 @@ struct PartReport {
   std::filesystem::path rows_path, body_path;
 };
 // A worker that crashed, was ended for making no progress, or failed: the run is partial (exit 5).
-inline bool part_did_not_finish(const std::string& status) {
-  return status == "crashed" || status == "hung" || status == "failed";
+inline bool part_did_not_finish(PartStatus status) {
+  return status == PartStatus::crashed || status == PartStatus::hung || status == PartStatus::failed;
 }
 std::string part_report_json(const PartReport& part);
 PartReport parse_part_report(const std::string& json);

@@ -33,6 +33,7 @@
 #include "core/text_util.h"
 #include "plugin/formats/body_file.h"
 #include "plugin/carving.h"
+#include "plugin/file_copy.h"
 #include "plugin/output_dir.h"
 #include "plugin/progress.h"
 #include "plugin/formats/derive.h"
@@ -200,19 +201,19 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   part.fs_type = scanned.fs_type;
   if (!scanned.opened) {
     // An image that opened in the parent but not here, or a file system libtsk does not know.
-    part.status = scanned.write_ok ? "no_file_system" : "failed";
+    part.status = scanned.write_ok ? PartStatus::no_file_system : PartStatus::failed;
     part.reason = scanned.why;
     // The unpartitioned space given to this job is carved all the same: it needs no file system (an Apple
     // partition map's first partition is the map itself).
-    if (opts.deep && job.partition && !job.custom && !job.gaps.empty() && part.status == "no_file_system")
+    if (opts.deep && job.partition && !job.custom && !job.gaps.empty() && part.status == PartStatus::no_file_system)
       carve_partition(opts, *job.partition, job.gaps, nullptr, paths.rows, paths.body, part);
   } else {
     progress_update("parsing", where, files_done, "files", bytes_done, total(bytes_done, bytes_planned), true);
     part.scan = std::move(scanned.scan);
     part.counts = std::move(scanned.counts);
     auto settle = [&](bool joined_ok) {
-      part.status = scanned.write_ok && joined_ok ? "parsed" : "failed";
-      if (part.status == "failed")
+      part.status = scanned.write_ok && joined_ok ? PartStatus::parsed : PartStatus::failed;
+      if (part.status == PartStatus::failed)
         part.reason = scanned.why.empty() ? "writing rows failed (disk full?)" : scanned.why;
     };
     if (!(opts.deep && job.partition && !job.custom)) {
@@ -227,7 +228,7 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
       return;
     }
     settle(joined());
-    if (part.status == "parsed")  // carving, after the scan
+    if (part.status == PartStatus::parsed)  // carving, after the scan
       carve_partition(opts, *job.partition, job.gaps, setup.open_view, paths.rows, paths.body, part);
   }
   write_file(paths.report, part_report_json(part));
@@ -366,7 +367,7 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
     const WorkerEnd end = pid < 0 ? WorkerEnd{} : wait_for_worker(pid, *beats.get(), opts.stall_timeout_seconds);
     if (pid < 0 || !end.waited) {
       PartReport part;
-      part.status = "failed";
+      part.status = PartStatus::failed;
       part.reason = std::string("cannot start worker: ") + std::strerror(errno);
       return part;
     }
@@ -375,7 +376,7 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
       // The worker died (libtsk 4.11 can crash on damaged structures) or was ended for making no progress: keep the
       // rows it finished, say so.
       PartReport part;
-      part.status = end.hung ? "hung" : "crashed";
+      part.status = end.hung ? PartStatus::hung : PartStatus::crashed;
       part.reason = end.hung ? "no progress (bytes read, rows written) for " +
                                    std::to_string(opts.stall_timeout_seconds) +
                                    " s (--stall-timeout): the worker was ended; its progress count (bytes of "
@@ -393,25 +394,13 @@ PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::pa
   return part;
 }
 
-// Appends a part file to an output file inside the kernel (copy_file_range), falling back to read/write.
+// Appends a part file to an output file.
 bool append_file(int out_fd, const fs::path& p) {
   if (p.empty()) return true;
   int in_fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
   if (in_fd < 0) return false;
-  bool ok = true;
-  for (;;) {
-    ssize_t n = copy_file_range(in_fd, nullptr, out_fd, nullptr, 1 << 30, 0);
-    if (n > 0) continue;
-    if (n == 0) break;
-    if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
-      ok = false;
-      break;
-    }
-    char buf[1 << 16];  // the kernel cannot copy between these files: do it here
-    for (ssize_t r; (r = read(in_fd, buf, sizeof buf)) > 0;)
-      if (write(out_fd, buf, static_cast<size_t>(r)) != r) ok = false;
-    break;
-  }
+  struct stat st;
+  const bool ok = fstat(in_fd, &st) == 0 && copy_range(out_fd, in_fd, 0, static_cast<uint64_t>(st.st_size));
   close(in_fd);
   return ok;
 }
@@ -501,7 +490,7 @@ tsk::Verification verify_with_progress(const RunOptions& opts, const tsk::ImageI
 std::optional<size_t> homes_found(const RunReport& report) {
   std::optional<size_t> homes;
   for (const auto& [p, part] : report.partitions)
-    if (const rapidjson::Value* scan = part.status == "parsed" ? scan_section(part) : nullptr)
+    if (const rapidjson::Value* scan = part.status == PartStatus::parsed ? scan_section(part) : nullptr)
       if (scan->HasMember("homes_searched") && (*scan)["homes_searched"].IsArray())
         homes = homes.value_or(0) + (*scan)["homes_searched"].Size();
   return homes;
@@ -548,41 +537,23 @@ std::string no_home_warning(const RunOptions& opts) {
   return msg;
 }
 
-}  // namespace
-
-int run(const RunOptions& opts) {
-  const fs::path out = opts.out_dir;
-  std::string error;
-  if (!time_zone_exists(opts.display_tz, &error)) return fail(kExitUsage, error);  // before any work, not after it
-
-  // The evidence is opened (read-only) first: a missing or unreadable image is said before anything is created.
-  std::error_code ec;
-  std::unique_ptr<tsk::Image> image;
-  if (!opts.folder.empty()) {
-    if (!fs::is_directory(opts.folder, ec))
-      return fail(kExitEvidence, opts.folder + ": not a directory (--dir takes a folder: a triage collection or a "
-                                               "mounted image)");
-  } else {
-    try {
-      image = tsk::Image::open(opts.image_paths);
-    } catch (const tsk::EvidenceError& e) {
-      return fail(e.exit_code, e.what());
-    }
-  }
-
-  // Evidence is sacred: outputs never go into the evidence folder, beside an image, or below either.
+// OUTDIR, checked against the evidence (outputs never go into the evidence folder, beside an image, or below
+// either), locked and given this run's work directory; nothing and *error when it cannot be used.
+std::optional<OutputDir> open_output_dir(const RunOptions& opts, std::string* error) {
   OutputDir::Options out_opts;
-  out_opts.out = out;
+  out_opts.out = opts.out_dir;
   out_opts.evidence = evidence_directories(opts.image_paths, opts.folder);
   out_opts.force = opts.force;
-  std::optional<OutputDir> outdir = OutputDir::open(out_opts, &error);
-  if (!outdir) return fail(kExitUsage, error);
+  return OutputDir::open(out_opts, error);
+}
 
-  RunReport report;
+// The evidence as the report describes it, and one job per file system to scan: the folder, or every allocated
+// partition of the image (after --verify has hashed it). The image is closed afterwards: each worker opens it itself.
+std::vector<PartitionJob> plan_jobs(const RunOptions& opts, std::unique_ptr<tsk::Image> image, RunReport& report) {
+  std::vector<PartitionJob> jobs;
   report.command_line = opts.command_line;
   report.verify_requested = opts.verify;
   report.deep = opts.deep;
-  std::vector<PartitionJob> jobs;
   if (!image) {
     report.evidence_kind = "folder";
     report.evidence_paths = {opts.folder};
@@ -605,13 +576,18 @@ int run(const RunOptions& opts) {
     if (opts.deep && !jobs.empty())  // unpartitioned space is carved once, by the first partition's worker
       for (const tsk::Partition& p : partitions)
         if (p.kind == tsk::Partition::unallocated) jobs.front().gaps.push_back(p);
-    image.reset();  // each worker opens the image itself
   }
+  return jobs;
+}
 
-  const fs::path& work = outdir->work();
+struct JobsRun {
+  bool partial = false;  // a file system's worker crashed, hung or failed
+  int parsed = 0;        // file systems searched to the end
+};
 
-  bool partial = false;
-  int parsed = 0;
+// Scans every job's file system, in order, each in its worker; its outcome goes into the report's partitions.
+JobsRun run_jobs(const RunOptions& opts, std::vector<PartitionJob>& jobs, const fs::path& work, RunReport& report) {
+  JobsRun ran;
   for (size_t j = 0; j < jobs.size(); ++j) {
     const PartitionJob& job = jobs[j];
     if (job.partition)
@@ -621,13 +597,13 @@ int run(const RunOptions& opts) {
       progress("folder %s: scanning", opts.folder.c_str());
     PartReport part = run_job(opts, job, work);
     if (part_did_not_finish(part.status)) {
-      partial = true;
+      ran.partial = true;
       // Its worker did not carve the unpartitioned space to the end (carved rows are added only when complete):
       // the next partition's worker carves it.
       if (!job.gaps.empty() && j + 1 < jobs.size()) jobs[j + 1].gaps = job.gaps;
     }
-    if (part.status == "parsed") ++parsed;
-    progress("  %s%s%s", part.status.c_str(), part.fs_type.empty() ? "" : (" " + part.fs_type).c_str(),
+    if (part.status == PartStatus::parsed) ++ran.parsed;
+    progress("  %s%s%s", part_status_name(part.status), part.fs_type.empty() ? "" : (" " + part.fs_type).c_str(),
              part.reason.empty() ? "" : (": " + part.reason).c_str());
     bool placed = false;
     for (auto& [p, r] : report.partitions)
@@ -637,12 +613,15 @@ int run(const RunOptions& opts) {
       }
     if (!placed) report.partitions.push_back({std::nullopt, part});
   }
+  return ran;
+}
 
-  if (homes_found(report) == size_t{0}) {
-    report.warnings.push_back(no_home_warning(opts));
-    std::fprintf(stderr, "roo-ingest: warning: %s\n", report.warnings.back().c_str());
-  }
-
+// The second round: resolves every custom storage path the scanned file systems' settings named, searching the other
+// file systems for the ones their own does not hold. Adds the searches and resolutions to the report; true when a
+// search did not finish (the run is partial).
+bool resolve_custom_paths(const RunOptions& opts, const std::vector<PartitionJob>& jobs, const fs::path& work,
+                          RunReport& report) {
+  bool partial = false;
   // Second round (docs/roo-format.md §1.2): a custom storage path an editor's settings name but its own file system
   // does not hold (a Windows drive letter names another volume) is looked for in every other file system, in volume
   // order, until one holds it. Its rows come after every partition's.
@@ -683,8 +662,8 @@ int run(const RunOptions& opts) {
           res.partitions_searched.push_back(other.index);
           if (part_did_not_finish(found.status)) {
             partial = true;
-            not_searched +=
-                (not_searched.empty() ? "" : ", ") + std::to_string(other.index) + " (" + found.status + ")";
+            not_searched += (not_searched.empty() ? "" : ", ") + std::to_string(other.index) + " (" +
+                            part_status_name(found.status) + ")";
           }
           for (const CustomStoragePath& c : custom_storage_paths(found))
             if (c.found_here) {
@@ -715,21 +694,15 @@ int run(const RunOptions& opts) {
     }
   }
   report.custom_scans = custom_scans;
+  return partial;
+}
 
-  // rows.jsonl and roo.body = the parts' files in volume order, then the second round's.
-  const fs::path rows_tmp = work / "rows.jsonl", body_tmp = work / "roo.body", report_tmp = work / "report.json";
-  {
-    std::vector<fs::path> row_parts, body_parts;
-    for (auto* list : {&report.partitions, &report.custom_scans})
-      for (auto& [p, part] : *list) {
-        row_parts.push_back(part.rows_path);
-        body_parts.push_back(part.body_path);
-        report.totals.merge(part.counts);
-      }
-    if (!assemble(row_parts, rows_tmp) || !assemble(body_parts, body_tmp))
-      return fail(kExitInternal, "writing rows failed (disk full?)");
-  }
-
+// Derives the selected formats from rows.jsonl, writes report.json and moves every output into OUTDIR. kExitOk, or
+// the exit code of what failed (said on stderr).
+int derive_and_publish(const RunOptions& opts, RunReport& report, OutputDir* outdir, const fs::path& rows_tmp,
+                       const fs::path& report_tmp) {
+  const fs::path& work = outdir->work();
+  std::string error;
   // The other formats are read back from rows.jsonl, written into the work dir under their final names. The
   // database and the HTML report carry report.json's text, which has no "outputs" section yet: that section
   // describes these very files.
@@ -766,6 +739,62 @@ int run(const RunOptions& opts) {
   for (const DerivedOutput& file : report.outputs->files) files.push_back(file.file);
   for (const OutputFormatInfo& f : output_formats()) every_name.push_back(f.file);
   if (!outdir->publish(files, every_name, &error)) return fail(kExitInternal, error);
+  return kExitOk;
+}
+
+}  // namespace
+
+int run(const RunOptions& opts) {
+  std::string error;
+  if (!time_zone_exists(opts.display_tz, &error)) return fail(kExitUsage, error);  // before any work, not after it
+
+  // The evidence is opened (read-only) first: a missing or unreadable image is said before anything is created.
+  std::error_code ec;
+  std::unique_ptr<tsk::Image> image;
+  if (!opts.folder.empty()) {
+    if (!fs::is_directory(opts.folder, ec))
+      return fail(kExitEvidence, opts.folder + ": not a directory (--dir takes a folder: a triage collection or a "
+                                               "mounted image)");
+  } else {
+    try {
+      image = tsk::Image::open(opts.image_paths);
+    } catch (const tsk::EvidenceError& e) {
+      return fail(e.exit_code, e.what());
+    }
+  }
+
+  std::optional<OutputDir> outdir = open_output_dir(opts, &error);
+  if (!outdir) return fail(kExitUsage, error);
+
+  RunReport report;
+  std::vector<PartitionJob> jobs = plan_jobs(opts, std::move(image), report);
+  const fs::path& work = outdir->work();
+  const JobsRun ran = run_jobs(opts, jobs, work, report);
+  bool partial = ran.partial;
+  const int parsed = ran.parsed;
+
+  if (homes_found(report) == size_t{0}) {
+    report.warnings.push_back(no_home_warning(opts));
+    std::fprintf(stderr, "roo-ingest: warning: %s\n", report.warnings.back().c_str());
+  }
+
+  if (resolve_custom_paths(opts, jobs, work, report)) partial = true;
+
+  // rows.jsonl and roo.body = the parts' files in volume order, then the second round's.
+  const fs::path rows_tmp = work / "rows.jsonl", body_tmp = work / "roo.body", report_tmp = work / "report.json";
+  {
+    std::vector<fs::path> row_parts, body_parts;
+    for (auto* list : {&report.partitions, &report.custom_scans})
+      for (auto& [p, part] : *list) {
+        row_parts.push_back(part.rows_path);
+        body_parts.push_back(part.body_path);
+        report.totals.merge(part.counts);
+      }
+    if (!assemble(row_parts, rows_tmp) || !assemble(body_parts, body_tmp))
+      return fail(kExitInternal, "writing rows failed (disk full?)");
+  }
+
+  if (const int code = derive_and_publish(opts, report, &*outdir, rows_tmp, report_tmp); code != kExitOk) return code;
 
   if (!opts.quiet) std::fputs(run_summary(report).c_str(), stdout);
   if (parsed == 0 && !jobs.empty() && !partial) {

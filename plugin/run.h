@@ -5,23 +5,9 @@
 #include <string>
 #include <vector>
 
-namespace roo {
+#include "core/exit_codes.h"
 
-// Documented in README.md "Exit codes".
-enum ExitCode {
-  kExitOk = 0,
-  kExitInternal = 1,
-  kExitUsage = 2,          // bad arguments, or OUTDIR not usable (not empty without --force, inside the evidence)
-  kExitEvidence = 3,       // the evidence cannot be opened (missing, unreadable, not an image, empty)
-  kExitSegment = 4,        // a segment of a split image is missing
-  kExitPartial = 5,        // finished, but a file system's worker crashed, hung or failed: see report.json. (A file that
-                           // cannot be read gives parser_error rows and report errors, not this code.)
-  kExitNothingReadable = 6,  // finished, but no file system could be opened at all (not a disk image, encrypted,
-                             // damaged): report.json says why for each partition
-  kExitNotVerified = 7,  // finished, but --verify found the image's MD5/SHA-1 differ from the hashes the container
-                         // stores, or the image could not be read to its end (report.json evidence.verification).
-                         // Comes before 5 and 6: the evidence itself is in doubt.
-};
+namespace roo {
 
 struct RunOptions {
   std::vector<std::string> image_paths;  // IMAGE [MORE_SEGMENTS…]

@@ -18,6 +18,7 @@
 #include <tuple>
 
 #include "core/row_writer.h"
+#include "plugin/file_copy.h"
 #include "plugin/formats/body_file.h"
 #include "plugin/work_split.h"
 
@@ -74,24 +75,6 @@ struct SharedProgress {
   int64_t files = 0;
   uint64_t bytes = 0, planned = 0;
 };
-
-// Copies [begin, end) of in_fd to the end of out_fd, inside the kernel where it can.
-bool copy_range(int out_fd, int in_fd, uint64_t begin, uint64_t end) {
-  loff_t at = static_cast<loff_t>(begin);
-  while (static_cast<uint64_t>(at) < end) {
-    const size_t left = static_cast<size_t>(end - static_cast<uint64_t>(at));
-    const ssize_t n = copy_file_range(in_fd, &at, out_fd, nullptr, left, 0);
-    if (n > 0) continue;
-    if (n == 0 || (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)) return false;
-    char buf[1 << 16];  // the kernel cannot copy between these files: do it here
-    while (static_cast<uint64_t>(at) < end) {
-      const ssize_t r = pread(in_fd, buf, std::min<uint64_t>(sizeof buf, end - static_cast<uint64_t>(at)), at);
-      if (r <= 0 || write(out_fd, buf, static_cast<size_t>(r)) != r) return false;
-      at += r;
-    }
-  }
-  return true;
-}
 
 // Joins the workers' rows and body lines while they run: each unit, once closed, is copied to the end of the joined
 // files as soon as every unit before it is there. The workers take the small tasks in name order (plugin/work_split.h),

@@ -60,28 +60,28 @@ void check_file(const std::string& path, bool is_segment) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
     int e = errno;
-    if (e == ENOENT && is_segment) throw EvidenceError(path, kExitMissingSegment, "missing segment: no such file");
-    if (e == ENOENT) throw EvidenceError(path, kExitEvidenceUnusable, "no such file");
-    if (e == EACCES) throw EvidenceError(path, kExitEvidenceUnusable, "permission denied");
-    throw EvidenceError(path, kExitEvidenceUnusable, std::strerror(e));
+    if (e == ENOENT && is_segment) throw EvidenceError(path, kExitSegment, "missing segment: no such file");
+    if (e == ENOENT) throw EvidenceError(path, kExitEvidence, "no such file");
+    if (e == EACCES) throw EvidenceError(path, kExitEvidence, "permission denied");
+    throw EvidenceError(path, kExitEvidence, std::strerror(e));
   }
   if (S_ISDIR(st.st_mode))
-    throw EvidenceError(path, kExitEvidenceUnusable, "is a directory, not an image file (use --dir for a folder)");
+    throw EvidenceError(path, kExitEvidence, "is a directory, not an image file (use --dir for a folder)");
   if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
-    throw EvidenceError(path, kExitEvidenceUnusable, "not a regular file or a device");
+    throw EvidenceError(path, kExitEvidence, "not a regular file or a device");
   if (S_ISREG(st.st_mode) && st.st_size == 0)
-    throw EvidenceError(path, kExitEvidenceUnusable, "empty file (0 bytes), not an image");
+    throw EvidenceError(path, kExitEvidence, "empty file (0 bytes), not an image");
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     int e = errno;
-    if (e == EACCES) throw EvidenceError(path, kExitEvidenceUnusable, "permission denied");
-    throw EvidenceError(path, kExitEvidenceUnusable, std::string("cannot open for reading: ") + std::strerror(e));
+    if (e == EACCES) throw EvidenceError(path, kExitEvidence, "permission denied");
+    throw EvidenceError(path, kExitEvidence, std::string("cannot open for reading: ") + std::strerror(e));
   }
   char b;
   ssize_t n = ::pread(fd, &b, 1, 0);
   int e = errno;
   ::close(fd);
-  if (n < 0) throw EvidenceError(path, kExitEvidenceUnusable, std::string("cannot read: ") + std::strerror(e));
+  if (n < 0) throw EvidenceError(path, kExitEvidence, std::string("cannot read: ") + std::strerror(e));
 }
 
 struct EwfHeader {
@@ -142,7 +142,7 @@ void check_ewf(const std::vector<std::string>& given, ImageInfo& info, bool libt
     libewf_handle_free(&h, nullptr);
     if (globbed) libewf_glob_free(globbed, count, nullptr);
     if (!libtsk_opened_it)
-      throw EvidenceError(given[0], kExitEvidenceUnusable, "EWF image that libewf cannot open: " + why);
+      throw EvidenceError(given[0], kExitEvidence, "EWF image that libewf cannot open: " + why);
     info.warnings.push_back("libewf cannot open the segments: " + why);
     return;
   } else {
@@ -189,7 +189,7 @@ void check_ewf(const std::vector<std::string>& given, ImageInfo& info, bool libt
                  base_name(names[k]) + ", is " + *cut + " (a copy that did not finish?)";
         break;
       }
-    throw EvidenceError(missing.empty() ? first : missing, kExitMissingSegment, reason);
+    throw EvidenceError(missing.empty() ? first : missing, kExitSegment, reason);
   }
 }
 
@@ -198,16 +198,16 @@ void check_ewf(const std::vector<std::string>& given, ImageInfo& info, bool libt
 void check_ewf_segment_numbers(const std::vector<std::string>& names) {
   for (size_t i = 0; i < names.size(); ++i) {
     EwfHeader h = read_ewf_header(names[i]);
-    if (!h.ewf1) throw EvidenceError(names[i], kExitEvidenceUnusable, "not an EWF segment file (first segment is EWF)");
+    if (!h.ewf1) throw EvidenceError(names[i], kExitEvidence, "not an EWF segment file (first segment is EWF)");
     int want = static_cast<int>(i) + 1;
     if (h.segment == want) continue;
     if (h.segment > want) {
       std::string missing = segments::ewf_segment_name(names[0], want);
-      throw EvidenceError(missing.empty() ? names[i] : missing, kExitMissingSegment,
+      throw EvidenceError(missing.empty() ? names[i] : missing, kExitSegment,
                           "missing segment " + std::to_string(want) + " of the EWF image " + base_name(names[0]) +
                               " (" + base_name(names[i]) + " is segment " + std::to_string(h.segment) + ")");
     }
-    throw EvidenceError(names[i], kExitEvidenceUnusable,
+    throw EvidenceError(names[i], kExitEvidence,
                         "EWF segments out of order: " + base_name(names[i]) + " is segment " +
                             std::to_string(h.segment) + ", expected " + std::to_string(want));
   }
@@ -255,7 +255,7 @@ void check_split_raw(const std::vector<std::string>& paths, TSK_IMG_INFO* img, I
         std::string later = segments::split_raw_name(first, k);
         if (later.empty()) break;
         if (exists(later))
-          throw EvidenceError(next, kExitMissingSegment,
+          throw EvidenceError(next, kExitSegment,
                               "missing segment " + std::to_string(n + 1) + " of the split raw image " +
                                   base_name(first) + " (" + base_name(later) + " exists)");
       }
@@ -273,9 +273,9 @@ void check_split_raw(const std::vector<std::string>& paths, TSK_IMG_INFO* img, I
                           : exists(later->first_zero_based) ? later->first_zero_based
                                                              : std::string();
       if (!start.empty())
-        throw EvidenceError(first, kExitEvidenceUnusable,
+        throw EvidenceError(first, kExitEvidence,
                             "is a later segment of a split raw image; open the first segment " + base_name(start));
-      throw EvidenceError(later->first_one_based, kExitMissingSegment,
+      throw EvidenceError(later->first_one_based, kExitSegment,
                           "missing first segment of the split raw image " + base_name(first));
     }
   }
@@ -286,7 +286,7 @@ void check_split_raw(const std::vector<std::string>& paths, TSK_IMG_INFO* img, I
                          " reaches byte " + std::to_string(end);
     if (split_name) {
       std::string next = paths.size() == 1 ? segments::split_raw_name(first, n + 1) : std::string();
-      throw EvidenceError(next.empty() ? paths.back() : next, kExitMissingSegment,
+      throw EvidenceError(next.empty() ? paths.back() : next, kExitSegment,
                           "missing segment " + std::to_string(n + 1) + " of the split raw image " +
                               base_name(first) + ": " + reason);
     }
@@ -390,7 +390,7 @@ std::unique_ptr<Image> Image::wrap(TSK_IMG_INFO* raw_img, const std::vector<std:
 }
 
 std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths) {
-  if (paths.empty()) throw EvidenceError("", kExitEvidenceUnusable, "no image file given");
+  if (paths.empty()) throw EvidenceError("", kExitEvidence, "no image file given");
   for (size_t i = 0; i < paths.size(); ++i) check_file(paths[i], i > 0);
   const std::string& first = paths.front();
 
@@ -398,10 +398,10 @@ std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths) {
   if (hdr.ewf1 && hdr.segment != 1) {
     std::string start = segments::ewf_segment_name(first, 1);
     if (!start.empty() && exists(start))
-      throw EvidenceError(first, kExitEvidenceUnusable,
+      throw EvidenceError(first, kExitEvidence,
                           "is segment " + std::to_string(hdr.segment) +
                               " of a split EWF image; open the first segment " + base_name(start));
-    throw EvidenceError(start.empty() ? first : start, kExitMissingSegment,
+    throw EvidenceError(start.empty() ? first : start, kExitSegment,
                         "missing segment 1 of the EWF image (" + base_name(first) + " is segment " +
                             std::to_string(hdr.segment) + ")");
   }
@@ -412,7 +412,7 @@ std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths) {
   for (const auto& p : paths) names.push_back(p.c_str());
   TSK_IMG_INFO* raw_img =
       tsk_img_open_utf8(static_cast<int>(names.size()), names.data(), TSK_IMG_TYPE_DETECT, 0);
-  if (!raw_img) throw EvidenceError(first, kExitEvidenceUnusable, "cannot open image: " + take_tsk_error("unknown error"));
+  if (!raw_img) throw EvidenceError(first, kExitEvidence, "cannot open image: " + take_tsk_error("unknown error"));
 
   std::unique_ptr<Image> image = wrap(raw_img, paths);
   ImageInfo& info = image->info_;
@@ -423,27 +423,27 @@ std::unique_ptr<Image> Image::open(const std::vector<std::string>& paths) {
   } else if (TSK_IMG_TYPE_ISRAW(raw_img->itype) && hdr.ewf1) {
     // libtsk's EWF backend refused it and it fell back to raw: say why instead of reading EWF as raw bytes
     check_ewf(paths, info, false);
-    throw EvidenceError(first, kExitEvidenceUnusable, "EWF image that libtsk cannot open as EWF");
+    throw EvidenceError(first, kExitEvidence, "EWF image that libtsk cannot open as EWF");
   } else if (TSK_IMG_TYPE_ISRAW(raw_img->itype)) {
     if (hdr.ewf2)
       info.warnings.push_back(base_name(first) + " is EWF2 (Ex01), which this libtsk reads as raw bytes");
     check_split_raw(paths, raw_img, info);
   }
-  if (info.size == 0) throw EvidenceError(first, kExitEvidenceUnusable, "image has no data (0 bytes)");
+  if (info.size == 0) throw EvidenceError(first, kExitEvidence, "image has no data (0 bytes)");
   return image;
 }
 
 std::unique_ptr<Image> Image::reopen(const std::vector<std::string>& paths, const std::string& type) {
-  if (paths.empty()) throw EvidenceError("", kExitEvidenceUnusable, "no image file given");
+  if (paths.empty()) throw EvidenceError("", kExitEvidence, "no image file given");
   std::vector<const char*> names;
   for (const auto& p : paths) names.push_back(p.c_str());
   TSK_IMG_TYPE_ENUM itype = tsk_img_type_toid_utf8(type.c_str());
   if (itype == TSK_IMG_TYPE_UNSUPP) itype = TSK_IMG_TYPE_DETECT;
   TSK_IMG_INFO* raw_img = tsk_img_open_utf8(static_cast<int>(names.size()), names.data(), itype, 0);
   if (!raw_img)
-    throw EvidenceError(paths.front(), kExitEvidenceUnusable, "cannot open image: " + take_tsk_error("unknown error"));
+    throw EvidenceError(paths.front(), kExitEvidence, "cannot open image: " + take_tsk_error("unknown error"));
   std::unique_ptr<Image> image = wrap(raw_img, paths);
-  if (image->info_.size == 0) throw EvidenceError(paths.front(), kExitEvidenceUnusable, "image has no data (0 bytes)");
+  if (image->info_.size == 0) throw EvidenceError(paths.front(), kExitEvidence, "image has no data (0 bytes)");
   return image;
 }
 

@@ -10,20 +10,17 @@
 #include <vector>
 
 #include "core/evidence.h"
+#include "core/exit_codes.h"
 
 struct TSK_IMG_INFO;  // libtsk's image handle (tsk/img/tsk_img.h)
 
 namespace roo::tsk {
 
-// Process exit codes for evidence that cannot be used. (Will move to core/ with the other exit codes.)
-inline constexpr int kExitEvidenceUnusable = 3;  // missing file, unreadable, not a file, empty, not openable
-inline constexpr int kExitMissingSegment = 4;    // a segment of a split image (E01 set, .001 set) is missing
-
 // Why an image cannot be opened. what() is one line naming the path and the reason.
 struct EvidenceError : std::runtime_error {
   EvidenceError(std::string path, int exit_code, const std::string& reason);
   std::string path;  // the file the problem is about (a missing segment's expected name, for instance)
-  int exit_code;
+  int exit_code;  // kExitEvidence or kExitSegment (core/exit_codes.h)
 };
 
 struct ImageInfo {
@@ -53,8 +50,8 @@ class Image {
  public:
   // Opens the image read-only with libtsk's type detection. Several paths are used as given (segments in
   // order); one path of a split set (.E01, .001, …) finds the other segments by name.
-  // Throws EvidenceError: kExitEvidenceUnusable for a missing/unreadable/empty path or a directory,
-  // kExitMissingSegment when a segment of a split set is missing (checked by name, by the EWF segment
+  // Throws EvidenceError: kExitEvidence for a missing/unreadable/empty path or a directory,
+  // kExitSegment when a segment of a split set is missing (checked by name, by the EWF segment
   // chain, and for split raw by whether the volume system / file system reaches past the end).
   // A readable file that holds no known image format opens as raw: that is not an error here;
   // open_fs() then reports that no file system was found.

@@ -820,8 +820,6 @@ class ApiHistoryParser {
 
 }  // namespace
 
-bool is_environment_details(std::string_view text) { return starts_with(trim(text), "<environment_details>"); }
-
 std::string unwrap_user_text(std::string_view text) { return std::string(unwrapped_user_text(text)); }
 
 std::string_view unwrapped_user_text(std::string_view text) {

@@ -95,6 +95,5 @@ ParseStats parse_command_output(HashingStream& in, const ParseContext& ctx);
 std::string unwrap_user_text(std::string_view text);
 // The same, as a view into text.
 std::string_view unwrapped_user_text(std::string_view text);
-bool is_environment_details(std::string_view text);
 
 }  // namespace roo

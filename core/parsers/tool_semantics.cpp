@@ -589,11 +589,6 @@ void search_replace_blocks(const rapidjson::Value& input, bool cline_markers, st
   }
 }
 
-constexpr std::array<string_view, 10> kEditTools = {
-    "apply_diff", "replace_in_file", "search_and_replace", "edit",           "search_replace",
-    "edit_file",  "write_to_file",   "write_file",         "insert_content", "apply_patch"};
-constexpr std::array<string_view, 1> kReadTools = {"read_file"};
-
 // ---- reads ----
 
 // One line range of the legacy form: [1,50], {start:1,end:50} or "1-50" (NativeToolCallParser.ts convertFileEntries).
@@ -779,10 +774,6 @@ std::vector<FileEdit> file_edits(std::string_view tool_name, const rapidjson::Va
   return out;
 }
 
-std::span<const std::string_view> edit_tool_names() {
-  return kEditTools;
-}
-
 std::vector<FileRead> file_reads(std::string_view tool_name, const rapidjson::Value& input) {
   std::vector<FileRead> out;
   if (tool_name != "read_file" || !input.IsObject()) return out;
@@ -811,10 +802,6 @@ std::vector<FileRead> file_reads(std::string_view tool_name, const rapidjson::Va
     out.push_back(std::move(r));
   }
   return out;
-}
-
-std::span<const std::string_view> read_tool_names() {
-  return kReadTools;
 }
 
 std::optional<McpName> split_mcp_tool_name(std::string_view name) {

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -84,8 +83,6 @@ struct FileEdit {
 // is its context and - lines and whose new side is its context and + lines, so each side is a contiguous span).
 // Empty for any other tool or a call whose input lacks the path.
 std::vector<FileEdit> file_edits(std::string_view tool_name, const rapidjson::Value& input);
-// The tool names file_edits understands (for callers and the fuzzer).
-std::span<const std::string_view> edit_tool_names();
 
 // ---- Reads ----
 struct FileRead {
@@ -97,8 +94,6 @@ struct FileRead {
 // read_file in the new form ({path, mode, offset, limit}) and the legacy files:[{path, line_ranges}] form, also
 // when `files` is a JSON string (NativeToolCallParser.ts:331-365). One entry per path. Empty for other tools.
 std::vector<FileRead> file_reads(std::string_view tool_name, const rapidjson::Value& input);
-// The tool names file_reads understands.
-std::span<const std::string_view> read_tool_names();
 
 // ---- Names ----
 struct McpName {

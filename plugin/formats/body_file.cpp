@@ -1,9 +1,5 @@
 #include "plugin/formats/body_file.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <charconv>
 #include <string_view>
 
@@ -29,20 +25,8 @@ void append_number(std::string& out, T v) {
   out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
 }
 
-// The first byte at or after p that body_escape changes ('|', '%', a control byte or DEL), or end; 16 bytes per
-// step (SSE2), as json_string_stop: names are mostly plain text.
+// The first byte at or after p that body_escape changes ('|', '%', a control byte or DEL), or end.
 const char* body_escape_stop(const char* p, const char* end) {
-#if defined(__SSE2__)
-  const __m128i bar = _mm_set1_epi8('|'), percent = _mm_set1_epi8('%'), del = _mm_set1_epi8(0x7F),
-                top_control = _mm_set1_epi8(0x1F);
-  for (; end - p >= 16; p += 16) {
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(b, top_control), top_control);  // b <= 0x1F, unsigned
-    const int hits = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(control, _mm_cmpeq_epi8(b, del)),
-                                                    _mm_or_si128(_mm_cmpeq_epi8(b, bar), _mm_cmpeq_epi8(b, percent))));
-    if (hits) return p + __builtin_ctz(static_cast<unsigned>(hits));
-  }
-#endif
   for (; p < end; ++p) {
     const auto c = static_cast<unsigned char>(*p);
     if (c < 0x20 || c == '|' || c == '%' || c == 0x7F) return p;

@@ -73,7 +73,11 @@ TEST(UiMessages, TsOutsideJavaScriptDatesIsNoTimeButIsKept) {
 TEST(ApiHistory, TaskEnvelopeOfTheXmlEraIsUnwrapped) {
   EXPECT_EQ(unwrap_user_text("<task>\nlist files\n</task>"), "list files");
   EXPECT_EQ(unwrap_user_text("plain words"), "plain words");
-  EXPECT_TRUE(is_environment_details("  <environment_details>\nx"));
+  // A user text block that opens (after blanks) with <environment_details> is an environment row, not the user's.
+  ParserHarness h;
+  run_api(h, R"([{"role":"user","content":[{"type":"text","text":"  <environment_details>\nx"}],"ts":1760000000000}])");
+  ASSERT_EQ(h.rows.rows.size(), 1u);
+  EXPECT_EQ(h.rows.str(0, "kind"), "environment");
 }
 
 // A tool_use and its tool_result in Roo's shape (docs/roo-format.md §3.1). An execute_command call is a command row.

@@ -694,10 +694,30 @@ TEST(McpName, NonMcpNamesAreNotSplit_mcp_name_ts) {
   EXPECT_FALSE(split_mcp_tool_name("use_mcp_tool"));
 }
 
+// The ten edit tools file_edits understands and the one read tool file_reads does: one input that names a path for
+// every form, and each of these names (and none other) gives an edit or a read of it.
 TEST(Edits, ToolNameListsCoverEveryEditAndReadTool_roo_format_3_3) {
-  EXPECT_EQ(edit_tool_names().size(), 10u);
-  ASSERT_EQ(read_tool_names().size(), 1u);
-  EXPECT_EQ(read_tool_names()[0], "read_file");
+  const std::vector<std::string_view> edit_tools = {"apply_diff",    "replace_in_file", "search_and_replace", "edit",
+                                                    "search_replace", "edit_file",      "write_to_file",      "write_file",
+                                                    "insert_content", "apply_patch"};
+  auto input = json(
+      R"({"path":"a.txt","file_path":"a.txt","diff":"<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE","search":"x",)"
+      R"("replace":"y","old_string":"x","new_string":"y","content":"y","line":1,)"
+      R"("patch":"*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n*** End Patch"})");
+  size_t editing = 0;
+  for (std::string_view name : edit_tools) {
+    const std::vector<FileEdit> edits = file_edits(name, input);
+    EXPECT_EQ(edits.size(), 1u) << name;
+    if (!edits.empty() && edits[0].path == "a.txt") ++editing;
+    EXPECT_TRUE(file_reads(name, input).empty()) << name;
+  }
+  EXPECT_EQ(editing, 10u);
+  const std::vector<FileRead> reads = file_reads("read_file", input);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(reads[0].path, "a.txt");
+  EXPECT_TRUE(file_edits("read_file", input).empty());
+  EXPECT_TRUE(file_edits("list_files", input).empty());
+  EXPECT_TRUE(file_reads("list_files", input).empty());
 }
 
 }  // namespace

@@ -27,13 +27,15 @@ void texts(std::string_view text) {
 
 void inputs(const rapidjson::Value& input) {
   using namespace roo::tools;
-  for (std::string_view name : edit_tool_names())
+  // The tool names file_edits and file_reads understand.
+  for (std::string_view name : {"apply_diff", "replace_in_file", "search_and_replace", "edit", "search_replace",
+                                "edit_file", "write_to_file", "write_file", "insert_content", "apply_patch"})
     for (const FileEdit& e : file_edits(name, input)) {
       sink += e.path.size() + e.hunks.size() + static_cast<size_t>(e.unterminated_blocks);
       for (const EditHunk& h : e.hunks)
         sink += (h.old_text ? h.old_text->size() : 0) + (h.new_text ? h.new_text->size() : 0);
     }
-  for (std::string_view name : read_tool_names())
+  for (std::string_view name : {"read_file"})
     for (const FileRead& r : file_reads(name, input))
       sink += r.path.size() + (r.line_ranges ? r.line_ranges->size() : 0);
 }

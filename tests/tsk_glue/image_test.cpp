@@ -211,18 +211,18 @@ TEST(TskImage, BareFileSystemsInE01) {
 TEST(TskImageErrors, MissingFile) {
   std::string p = image("no-such-image.E01");
   auto e = open_error({p});
-  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_EQ(e.exit_code, kExitEvidence);
   EXPECT_EQ(e.path, p);
   EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
   EXPECT_NE(std::string(e.what()).find("no such file"), std::string::npos) << e.what();
 }
 
-TEST(TskImageErrors, NoPaths) { EXPECT_EQ(open_error({}).exit_code, kExitEvidenceUnusable); }
+TEST(TskImageErrors, NoPaths) { EXPECT_EQ(open_error({}).exit_code, kExitEvidence); }
 
 TEST(TskImageErrors, Directory) {
   TempDir t;
   auto e = open_error({t.path().string()});
-  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_EQ(e.exit_code, kExitEvidence);
   EXPECT_NE(std::string(e.what()).find("directory"), std::string::npos) << e.what();
 }
 
@@ -231,7 +231,7 @@ TEST(TskImageErrors, EmptyFile) {
   std::string p = (t.path() / "empty.raw").string();
   std::ofstream(p).close();
   auto e = open_error({p});
-  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_EQ(e.exit_code, kExitEvidence);
   EXPECT_NE(std::string(e.what()).find("empty"), std::string::npos) << e.what();
 }
 
@@ -242,7 +242,7 @@ TEST(TskImageErrors, Unreadable) {
   std::ofstream(p) << "data";
   ::chmod(p.c_str(), 0);
   auto e = open_error({p});
-  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_EQ(e.exit_code, kExitEvidence);
   EXPECT_NE(std::string(e.what()).find("permission denied"), std::string::npos) << e.what();
 }
 
@@ -281,7 +281,7 @@ TEST(TskImageErrors, MissingMiddleE01Segment) {
   t.link(e0(1));
   for (int i = 3; i <= count_segments(e0); ++i) t.link(e0(i));
   auto e = open_error({(t.path() / "demo-split.E01").string()});
-  EXPECT_EQ(e.exit_code, kExitMissingSegment);
+  EXPECT_EQ(e.exit_code, kExitSegment);
   EXPECT_EQ(e.path, (t.path() / "demo-split.E02").string());
   EXPECT_NE(std::string(e.what()).find("missing segment 2"), std::string::npos) << e.what();
 }
@@ -298,7 +298,7 @@ TEST(TskImageErrors, CutE01SegmentIsNamed) {
     fs::copy_file(image(e0(cut)), copy);
     fs::resize_file(copy, 1000000);  // the fixture's segments are 2-4 MB
     auto e = open_error({(t.path() / "demo-split.E01").string()});
-    EXPECT_EQ(e.exit_code, kExitMissingSegment);
+    EXPECT_EQ(e.exit_code, kExitSegment);
     EXPECT_EQ(e.path, copy);
     const std::string what = e.what();
     EXPECT_NE(what.find("segment " + std::to_string(cut) + " of the EWF image demo-split.E01, " + e0(cut) +
@@ -320,7 +320,7 @@ TEST(TskImageErrors, MissingLastE01Segment) {
   ASSERT_GE(n, 2);
   for (int i = 1; i < n; ++i) t.link(e0(i));
   auto e = open_error({(t.path() / "demo-split.E01").string()});
-  EXPECT_EQ(e.exit_code, kExitMissingSegment);
+  EXPECT_EQ(e.exit_code, kExitSegment);
   EXPECT_EQ(e.path, (t.path() / e0(n)).string());
 }
 
@@ -329,20 +329,20 @@ TEST(TskImageErrors, MissingSegmentAmongExplicitPaths) {
   std::string e1 = t.link("demo-split.E01");
   std::string e3 = t.link("demo-split.E03");
   auto e = open_error({e1, e3});
-  EXPECT_EQ(e.exit_code, kExitMissingSegment);
+  EXPECT_EQ(e.exit_code, kExitSegment);
   EXPECT_EQ(e.path, (t.path() / "demo-split.E02").string());
 }
 
 TEST(TskImageErrors, E01SegmentGivenInsteadOfFirst) {
   auto e = open_error({image("demo-split.E02")});
-  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_EQ(e.exit_code, kExitEvidence);
   EXPECT_NE(std::string(e.what()).find("demo-split.E01"), std::string::npos) << e.what();
 
   TempDir t;
   std::string e2 = t.link("demo-split.E02");
   t.link("demo-split.E03");
   auto m = open_error({e2});
-  EXPECT_EQ(m.exit_code, kExitMissingSegment);
+  EXPECT_EQ(m.exit_code, kExitSegment);
   EXPECT_EQ(m.path, (t.path() / "demo-split.E01").string());
 }
 
@@ -351,7 +351,7 @@ TEST(TskImageErrors, MissingMiddleRawSegment) {
   t.link(r0(1));
   for (int i = 3; i <= count_segments(r0); ++i) t.link(r0(i));
   auto e = open_error({(t.path() / "linux-ext4.raw.001").string()});
-  EXPECT_EQ(e.exit_code, kExitMissingSegment);
+  EXPECT_EQ(e.exit_code, kExitSegment);
   EXPECT_EQ(e.path, (t.path() / "linux-ext4.raw.002").string());
 }
 
@@ -361,20 +361,20 @@ TEST(TskImageErrors, MissingLastRawSegment) {
   ASSERT_GE(n, 2);
   for (int i = 1; i < n; ++i) t.link(r0(i));
   auto e = open_error({(t.path() / "linux-ext4.raw.001").string()});
-  EXPECT_EQ(e.exit_code, kExitMissingSegment);
+  EXPECT_EQ(e.exit_code, kExitSegment);
   EXPECT_EQ(e.path, (t.path() / r0(n)).string());
   EXPECT_NE(std::string(e.what()).find("ext4 file system reaches"), std::string::npos) << e.what();
 }
 
 TEST(TskImageErrors, RawSegmentGivenInsteadOfFirst) {
   auto e = open_error({image("linux-ext4.raw.002")});
-  EXPECT_EQ(e.exit_code, kExitEvidenceUnusable);
+  EXPECT_EQ(e.exit_code, kExitEvidence);
   EXPECT_NE(std::string(e.what()).find("linux-ext4.raw.001"), std::string::npos) << e.what();
 
   TempDir t;
   std::string two = t.link("linux-ext4.raw.002");
   auto m = open_error({two});
-  EXPECT_EQ(m.exit_code, kExitMissingSegment);
+  EXPECT_EQ(m.exit_code, kExitSegment);
   EXPECT_EQ(m.path, (t.path() / "linux-ext4.raw.001").string());
 }
 

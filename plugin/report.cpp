@@ -397,6 +397,7 @@ std::string part_report_json(const PartReport& part) {
   }
   w.EndArray();
   w.EndObject();
+  if (!part.warnings.empty()) put_strings(w, "warnings", part.warnings);
   w.EndObject();
   return std::string(buf.GetString(), buf.GetSize());
 }
@@ -455,6 +456,9 @@ PartReport parse_part_report(const std::string& json) {
       part.counts.tasks[t["session_id"].GetString()] = {t["surface"].GetString(), t["title"].GetString(),
                                                          t["rows"].GetInt64()};
   }
+  if (d.HasMember("warnings") && d["warnings"].IsArray())
+    for (const auto& w : d["warnings"].GetArray())
+      if (w.IsString()) part.warnings.emplace_back(w.GetString(), w.GetStringLength());
   part.read_back = std::move(read_back);
   return part;
 }

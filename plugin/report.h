@@ -60,6 +60,8 @@ struct PartReport {
   std::shared_ptr<const rapidjson::Document> read_back;
   RowCounts counts;
   std::filesystem::path rows_path, body_path;
+  // What the scan met that does not stop it (an EWF chunk failing its checksum): the run's warnings.
+  std::vector<std::string> warnings;
 };
 // A worker that crashed, was ended for making no progress, or failed: the run is partial (exit 5).
 inline bool part_did_not_finish(PartStatus status) {

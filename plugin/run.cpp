@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -22,8 +23,10 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <thread>
+#include <tuple>
 
 #include "core/catalog.h"
 #include "core/discovery.h"
@@ -146,12 +149,19 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   setup.options.native = opts.native;
   setup.options.scratch_dir = paths.rows.parent_path().string();  // the output's work directory, never the evidence's
   setup.options.deep = opts.deep;  // $OrphanFiles
-  // Each worker opens the image itself: libtsk handles are not shared between threads.
+  // Each worker opens the image itself: libtsk handles are not shared between threads. The images are kept to the
+  // end of the job: the EWF chunk checksum errors their reads met go in the part report's warnings.
+  std::mutex images_lock;
+  std::vector<std::unique_ptr<tsk::Image>> images;
   setup.open_view = [&](std::string* why) -> std::unique_ptr<FileSystemView> {
     if (!job.partition) return std::make_unique<FolderFileSystem>(opts.folder);
     try {
       std::unique_ptr<tsk::Image> image = tsk::Image::reopen(opts.image_paths, job.image_type);
-      return image->open_fs(*job.partition, fs::path(opts.image_paths.front()).filename().string(), why);
+      std::unique_ptr<FileSystemView> view =
+          image->open_fs(*job.partition, fs::path(opts.image_paths.front()).filename().string(), why);
+      std::lock_guard<std::mutex> hold(images_lock);
+      images.push_back(std::move(image));
+      return view;
     } catch (const std::exception& e) {
       *why = e.what();
       return nullptr;
@@ -198,6 +208,24 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   };
   ScanWorkersResult scanned = scan_with_workers(setup);
   PartReport part;
+  // The part report, with a warning for each run of sectors any worker's reads found failing its checksum so far.
+  auto report_json = [&] {
+    std::vector<tsk::EwfChecksumError> bad;
+    {
+      std::lock_guard<std::mutex> hold(images_lock);
+      for (const auto& image : images)
+        for (const tsk::EwfChecksumError& e : image->checksum_errors()) bad.push_back(e);
+    }
+    std::sort(bad.begin(), bad.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.first_sector, a.sectors) < std::tie(b.first_sector, b.sectors);
+    });
+    part.warnings.clear();
+    for (const tsk::EwfChecksumError& e : bad) {
+      std::string w = tsk::ewf_checksum_warning(e);
+      if (part.warnings.empty() || part.warnings.back() != w) part.warnings.push_back(std::move(w));
+    }
+    return part_report_json(part);
+  };
   part.fs_type = scanned.fs_type;
   if (!scanned.opened) {
     // An image that opened in the parent but not here, or a file system libtsk does not know.
@@ -219,10 +247,10 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     if (!(opts.deep && job.partition && !job.custom)) {
       // Nothing is added to the rows after the join: the report is serialised while it runs (again if it fails).
       settle(true);
-      std::string report = part_report_json(part);
+      std::string report = report_json();
       if (!joined()) {
         settle(false);
-        report = part_report_json(part);
+        report = report_json();
       }
       write_file(paths.report, report);
       return;
@@ -231,7 +259,7 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
     if (part.status == PartStatus::parsed)  // carving, after the scan
       carve_partition(opts, *job.partition, job.gaps, setup.open_view, paths.rows, paths.body, part);
   }
-  write_file(paths.report, part_report_json(part));
+  write_file(paths.report, report_json());
 }
 
 std::string describe_wait_status(int status) {
@@ -585,6 +613,16 @@ struct JobsRun {
   int parsed = 0;        // file systems searched to the end
 };
 
+// What a worker met while scanning that does not stop the run (an EWF chunk failing its checksum): said once, on
+// stderr and in the report's warnings, however many scans read it.
+void note_scan_warnings(const PartReport& part, RunReport& report) {
+  for (const std::string& w : part.warnings) {
+    if (std::find(report.warnings.begin(), report.warnings.end(), w) != report.warnings.end()) continue;
+    report.warnings.push_back(w);
+    std::fprintf(stderr, "roo-ingest: warning: %s\n", w.c_str());
+  }
+}
+
 // Scans every job's file system, in order, each in its worker; its outcome goes into the report's partitions.
 JobsRun run_jobs(const RunOptions& opts, std::vector<PartitionJob>& jobs, const fs::path& work, RunReport& report) {
   JobsRun ran;
@@ -596,6 +634,7 @@ JobsRun run_jobs(const RunOptions& opts, std::vector<PartitionJob>& jobs, const 
     else
       progress("folder %s: scanning", opts.folder.c_str());
     PartReport part = run_job(opts, job, work);
+    note_scan_warnings(part, report);
     if (part_did_not_finish(part.status)) {
       ran.partial = true;
       // Its worker did not carve the unpartitioned space to the end (carved rows are added only when complete):
@@ -659,6 +698,7 @@ bool resolve_custom_paths(const RunOptions& opts, const std::vector<PartitionJob
           progress("partition %d: looking for customStoragePath %s (named in %s)", job.index,
                    wanted.recorded_path.c_str(), wanted.settings_file.c_str());
           PartReport found = run_job(opts, job, work);
+          note_scan_warnings(found, report);
           res.partitions_searched.push_back(other.index);
           if (part_did_not_finish(found.status)) {
             partial = true;

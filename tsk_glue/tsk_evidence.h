@@ -11,6 +11,7 @@
 
 #include "core/evidence.h"
 #include "core/exit_codes.h"
+#include "tsk_glue/ewf_image.h"
 
 struct TSK_IMG_INFO;  // libtsk's image handle (tsk/img/tsk_img.h)
 
@@ -67,6 +68,9 @@ class Image {
   Image& operator=(const Image&) = delete;
 
   const ImageInfo& info() const { return info_; }
+  // The chunk checksum errors libewf has met so far in reads through this image (an EWF image that reopen() opened),
+  // on this handle and every file system view sharing it; empty for any other image.
+  std::vector<EwfChecksumError> checksum_errors() const;
 
   // The volume system walk (DOS, GPT, …) including unallocated gaps and meta entries (table sectors), in
   // slot order. With no volume system: one pseudo partition covering the image at offset 0, vs_type "none".

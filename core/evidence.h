@@ -68,6 +68,15 @@ class MemoryBytes : public ByteSource {
   std::string_view data_;
 };
 
+// A volume inside a pool container (APFS): which one, named as the container lists it. The container itself is
+// located by VolumeInfo::partition_offset (the partition, or 0 for an image of the container alone).
+struct PoolVolumeRef {
+  std::string uuid;  // the volume superblock's UUID, lower-case with dashes
+  std::string name;  // its name (apfs_volname)
+  std::string role;  // its role (docs/row-contract.md "APFS volumes"): "system", "data", "preboot", …, or "none"
+  uint64_t block = 0;  // the container block of its superblock (libtsk's pool volume block, `fls -B`)
+};
+
 // Where a file system sits: the locator every row's provenance starts from.
 struct VolumeInfo {
   std::string evidence;                 // evidence id: basename of the first image segment, or of --dir
@@ -75,6 +84,7 @@ struct VolumeInfo {
   std::optional<uint64_t> partition_offset;  // byte offset of the file system in the image
   std::string fs_type;                  // libtsk's name ("ext4", "ntfs", "fat32", …) or "folder"
   int volume_index = 0;                 // position of the partition in the volume system walk
+  std::optional<PoolVolumeRef> pool_volume;  // set when the file system is a volume of an APFS container
 };
 
 // One file system (or folder) seen through names and metadata.

@@ -186,6 +186,16 @@ void put_source_head(Writer& w, const VolumeInfo* vol, const FileMeta& f) {
   put_opt_string(w, "evidence", vol ? &vol->evidence : nullptr);
   put_opt_int(w, "partition_offset", vol ? vol->partition_offset : std::nullopt);
   put_opt_string(w, "fs_type", vol ? &vol->fs_type : nullptr);
+  if (vol && vol->pool_volume) {  // only on rows from a pool volume, so every other row stays as it was
+    const PoolVolumeRef& v = *vol->pool_volume;
+    w.Key("pool_volume");
+    w.StartObject();
+    put_opt_string(w, "uuid", &v.uuid);
+    put_opt_string(w, "name", &v.name);
+    put_opt_string(w, "role", &v.role);
+    put_opt_int(w, "block", std::optional<uint64_t>(v.block));
+    w.EndObject();
+  }
   put_opt_string(w, "path", &f.path);
   put_opt_int(w, "inode", f.inode);
   put_opt_int(w, "meta_seq", f.meta_seq);
@@ -213,9 +223,15 @@ struct SourceHead {
   bool has_volume = false;
   std::string evidence, fs_type;
   std::optional<uint64_t> partition_offset;
+  std::optional<uint64_t> pool_volume_block;
   FileMeta file;  // only the fields put_source writes are compared
   std::string bytes;
 };
+
+// A pool volume is named by its superblock block within one container (partition_offset).
+std::optional<uint64_t> pool_volume_block(const VolumeInfo* vol) {
+  return vol && vol->pool_volume ? std::optional<uint64_t>(vol->pool_volume->block) : std::nullopt;
+}
 
 // Whether head was made from a source with the same written content. Compared by content, never by address: a
 // SourceRef freed after one file can be allocated again at the same address for the next file, and one SourceRef
@@ -226,7 +242,7 @@ bool same_source(const SourceHead& head, const SourceRef& src) {
   const FileMeta& h = head.file;
   if (!head.valid || head.has_volume != (vol != nullptr)) return false;
   if (vol && (head.partition_offset != vol->partition_offset || head.evidence != vol->evidence ||
-              head.fs_type != vol->fs_type))
+              head.fs_type != vol->fs_type || head.pool_volume_block != pool_volume_block(vol)))
     return false;
   return f.inode == h.inode && f.meta_seq == h.meta_seq && f.size == h.size && f.recovery == h.recovery &&
          f.name_allocated == h.name_allocated && f.meta_allocated == h.meta_allocated &&
@@ -253,6 +269,7 @@ void put_source(Writer& w, const Row& row, size_t* sha_offset) {
     head.evidence = vol ? vol->evidence : std::string();
     head.fs_type = vol ? vol->fs_type : std::string();
     head.partition_offset = vol ? vol->partition_offset : std::nullopt;
+    head.pool_volume_block = pool_volume_block(vol);
     head.file = f;
     head.bytes.assign(w.out, start, std::string::npos);
     head.valid = true;
@@ -300,6 +317,12 @@ void row_id_digits(const Row& row, char* id) {
       key += vol->evidence;
       key += '\x1f';
       append_or_dash(key, vol->partition_offset);
+      // Two volumes of one container share its offset and can hold the same path and inode: the volume is part of
+      // the id. Appended only for pool volumes, so the ids of every other row stay what they were.
+      if (vol->pool_volume) {
+        key += '\x1f';
+        key += vol->pool_volume->uuid;
+      }
     }
     key += '\x1f';
     key += row.source->file.path;

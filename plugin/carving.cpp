@@ -280,12 +280,22 @@ std::vector<RooFile> roo_files_parsed(const ScanReport& scan) {
   return files;
 }
 
+// Whether p's volume is the one of its APFS container whose job carves the container's free blocks.
+static bool carves_container_free_blocks(const tsk::Partition& p) {
+  if (!p.container || !p.pool_volume) return false;
+  for (const tsk::PoolVolume& v : p.container->volumes)
+    if (!v.encrypted) return v.block == p.pool_volume->block;
+  return false;
+}
+
 void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const OpenView& open_view,
                        FileSystemView& view, const std::vector<RooFile>& files, RowSink& out, CarveStats& stats,
                        CarvedCopies* copies) {
   const auto started = std::chrono::steady_clock::now();
   std::string why;
-  auto src = tsk::CarveSource::open(opts.image_paths, p.offset_bytes, &why);
+  const std::optional<uint64_t> pool_block =
+      p.pool_volume ? std::optional<uint64_t>(p.pool_volume->block) : std::nullopt;
+  auto src = tsk::CarveSource::open(opts.image_paths, p.offset_bytes, &why, pool_block);
   if (!src) {
     stats.errors.push_back(why);
     return;
@@ -296,8 +306,12 @@ void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const Op
   unalloc.file = pseudo_file("$Unallocated");
   unalloc.fs_offset = p.offset_bytes;
   unalloc.block_size = src->block_size();
+  // An APFS container's free blocks belong to no volume, and every volume sees the same ones: they are carved once,
+  // by the job of the container's first volume that is not encrypted, and their rows name no volume.
+  const bool carves_free_blocks = !p.pool_volume || carves_container_free_blocks(p);
+  if (p.pool_volume) unalloc.volume.pool_volume.reset();
   regions.push_back(unalloc);
-  std::vector<tsk::CarveRun> runs = src->unallocated_runs(0, &why);
+  std::vector<tsk::CarveRun> runs = carves_free_blocks ? src->unallocated_runs(0, &why) : std::vector<tsk::CarveRun>();
   if (!why.empty()) stats.errors.push_back(why);
   for (const tsk::CarveRun& r : runs) stats.unallocated_bytes += r.length;
   // The slack of the allocated Roo files the scan read: an older, longer version's tail can remain past the end.

@@ -269,6 +269,35 @@ void completeness_json(Pretty& w, const Completeness& c) {
   w.EndObject();
 }
 
+// partitions[].apfs_container and .apfs_volume (docs/output-formats.md "report.json"): the container a partition holds,
+// and on a volume's entry that volume, as libtsk lists them.
+void pool_json(Pretty& w, const tsk::Partition& p) {
+  const tsk::PoolContainer& c = *p.container;
+  w.Key("apfs_container");
+  w.StartObject();
+  put(w, "uuid", c.uuid);
+  put(w, "block_size", static_cast<int64_t>(c.block_size));
+  put(w, "blocks", static_cast<int64_t>(c.blocks));
+  put(w, "volumes", static_cast<int64_t>(c.volumes.size()));
+  w.EndObject();
+  if (!p.pool_volume) return;
+  const tsk::PoolVolume& v = *p.pool_volume;
+  w.Key("apfs_volume");
+  w.StartObject();
+  put(w, "index", static_cast<int64_t>(v.index));
+  put(w, "name", v.name);
+  put(w, "role", v.role);
+  put(w, "uuid", v.uuid);
+  put(w, "block", static_cast<int64_t>(v.block));
+  put(w, "blocks", static_cast<int64_t>(v.blocks));
+  w.Key("case_sensitive");
+  w.Bool(v.case_sensitive);
+  w.Key("encrypted");
+  w.Bool(v.encrypted);
+  if (!v.password_hint.empty()) put(w, "password_hint", v.password_hint);
+  w.EndObject();
+}
+
 // evidence.verification (docs/output-formats.md "report.json"): --verify's outcome, or why there is none.
 void verification_json(Pretty& w, const RunReport& r) {
   w.Key("verification");
@@ -524,6 +553,7 @@ std::string run_report_json(const RunReport& r) {
       put(w, "volume_system", p->vs_type);
       put(w, "kind", std::string(partition_kind_name(p->kind)));
       if (p->table_read_by_roo_ingest) put(w, "table_read_by", std::string("roo-ingest"));
+      if (p->container) pool_json(w, *p);
       if (r.image && p->cut(r.image->size)) {
         const uint64_t end = p->offset_bytes + p->length_bytes, size = r.image->size;
         w.Key("cut");
@@ -629,6 +659,9 @@ std::string run_summary(const RunReport& r) {
     std::string where = p ? "partition " + std::to_string(p->index) + " @" + std::to_string(p->offset_bytes) + " (" +
                                 p->description + ")"
                           : "folder";
+    if (p && p->pool_volume)
+      where += ", APFS volume " + p->pool_volume->name + " (" + p->pool_volume->role + ", block " +
+               std::to_string(p->pool_volume->block) + ")";
     std::string status = part_status_name(part.status);
     if (part.status == PartStatus::not_searched) status = "not searched: " + not_searched_reason(p, r.deep);
     out += "  " + where + ": " + status;

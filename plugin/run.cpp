@@ -131,6 +131,20 @@ bool crash_requested(const PartitionJob& job) {
   return v && job.partition && std::to_string(job.partition->index) == v;
 }
 
+// Whether two entries of one partition are the same pool volume (or both the partition itself).
+bool same_pool_volume(const tsk::Partition& a, const tsk::Partition& b) {
+  return a.pool_volume.has_value() == b.pool_volume.has_value() &&
+         (!a.pool_volume || a.pool_volume->block == b.pool_volume->block);
+}
+
+// Where a job's file system is, for progress lines: "partition 2", "partition 2, APFS volume Data (data)".
+std::string job_place(const PartitionJob& job) {
+  std::string where = "partition " + std::to_string(job.index);
+  if (job.partition && job.partition->pool_volume)
+    where += ", APFS volume " + job.partition->pool_volume->name + " (" + job.partition->pool_volume->role + ")";
+  return where;
+}
+
 // How many threads scan this job's file system: --threads (0: one per core). A second-round search for a custom
 // storage path is one small root: one.
 int job_workers(const RunOptions& opts, const PartitionJob& job) {
@@ -175,7 +189,7 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   };
   CrashAfterFirstSource crash;
   if (opts.isolate && crash_requested(job)) setup.worker0_extra_sink = &crash;
-  std::string where = job.partition ? "partition " + std::to_string(job.index) : std::string("folder");
+  std::string where = job.partition ? job_place(job) : std::string("folder");
   bool where_has_type = !job.partition;
   setup.opened = [&](const std::string& fs_type) {  // "partition 4 (ext4)" once a worker knows the type
     if (!where_has_type) where += " (" + fs_type + ")";
@@ -598,6 +612,16 @@ std::vector<PartitionJob> plan_jobs(const RunOptions& opts, std::unique_ptr<tsk:
     // --verify before the scan: a damaged or altered image is said at the start, not after a long parse.
     if (opts.verify) report.verification = verify_with_progress(opts, *report.image);
     for (const tsk::Partition& p : partitions) {
+      // An APFS container is searched volume by volume, each in a job (and a report entry) of its own.
+      if (p.container && !p.container->volumes.empty()) {
+        for (const tsk::PoolVolume& v : p.container->volumes) {
+          tsk::Partition volume = p;
+          volume.pool_volume = v;
+          report.partitions.push_back({volume, {}});
+          jobs.push_back({p.index, volume, std::nullopt, 0, {}, report.image->type});
+        }
+        continue;
+      }
       report.partitions.push_back({p, {}});
       if (p.kind == tsk::Partition::allocated) jobs.push_back({p.index, p, std::nullopt, 0, {}, report.image->type});
     }
@@ -629,7 +653,7 @@ JobsRun run_jobs(const RunOptions& opts, std::vector<PartitionJob>& jobs, const 
   for (size_t j = 0; j < jobs.size(); ++j) {
     const PartitionJob& job = jobs[j];
     if (job.partition)
-      progress("partition %d: scanning at byte offset %llu (%s)", job.index,
+      progress("%s: scanning at byte offset %llu (%s)", job_place(job).c_str(),
                static_cast<unsigned long long>(job.partition->offset_bytes), job.partition->description.c_str());
     else
       progress("folder %s: scanning", opts.folder.c_str());
@@ -646,7 +670,7 @@ JobsRun run_jobs(const RunOptions& opts, std::vector<PartitionJob>& jobs, const 
              part.reason.empty() ? "" : (": " + part.reason).c_str());
     bool placed = false;
     for (auto& [p, r] : report.partitions)
-      if (job.partition && p && p->index == job.index) {
+      if (job.partition && p && p->index == job.index && same_pool_volume(*p, *job.partition)) {
         r = part;
         placed = true;
       }

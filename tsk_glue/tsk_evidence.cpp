@@ -12,6 +12,7 @@
 #include <cstring>
 #include <utility>
 
+#include "tsk_glue/apfs_pool.h"
 #include "tsk_glue/partition_table.h"
 #include "tsk_glue/segments.h"
 #include "tsk_glue/tsk_fs_view.h"
@@ -457,6 +458,21 @@ std::vector<EwfChecksumError> Image::checksum_errors() const { return ewf_checks
 std::vector<Partition> Image::partitions() {
   if (partitions_done_) return partitions_;
   partitions_done_ = true;
+  list_partitions();
+  // An APFS container (a Mac's APFS partition, or an image of the container alone) is a file system libtsk opens
+  // only through its pool API: each of its volumes is searched on its own (open_fs with pool_volume set).
+  for (Partition& p : partitions_) {
+    if (p.kind != Partition::allocated || !looks_like_apfs_container(img_.get(), p.offset_bytes)) continue;
+    std::string why;
+    if (auto c = read_apfs_container(img_.get(), p.offset_bytes, &why))
+      p.container = std::make_shared<const PoolContainer>(std::move(*c));
+    else
+      p.container_error = why;
+  }
+  return partitions_;
+}
+
+void Image::list_partitions() {
   TSK_IMG_INFO* img = img_.get();
   TSK_VS_INFO* vs = tsk_vs_open(img, 0, TSK_VS_TYPE_DETECT);
   const uint32_t e = vs ? 0 : tsk_error_get_errno();
@@ -465,7 +481,7 @@ std::vector<Partition> Image::partitions() {
     partitions_ = partitions_past_the_end(img);
     if (!partitions_.empty()) {
       if (vs) tsk_vs_close(vs);
-      return partitions_;
+      return;
     }
   }
   if (!vs) {
@@ -498,7 +514,7 @@ std::vector<Partition> Image::partitions() {
     } else {
       tsk_error_reset();
     }
-    return partitions_;
+    return;
   }
   std::string vs_type = tsk_vs_type_toname(vs->vstype);
   for (TSK_PNUM_T i = 0; i < vs->part_count; ++i) {
@@ -522,7 +538,6 @@ std::vector<Partition> Image::partitions() {
     partitions_.push_back(p);
   }
   tsk_vs_close(vs);
-  return partitions_;
 }
 
 std::unique_ptr<roo::FileSystemView> Image::open_fs(const Partition& p, const std::string& evidence_id,
@@ -534,6 +549,9 @@ std::unique_ptr<roo::FileSystemView> Image::open_fs(const Partition& p, const st
   if (p.kind == Partition::unallocated) return fail("unallocated space, not a file system");
   if (p.kind == Partition::meta) return fail("volume system metadata (" + p.description + "), not a file system");
   if (p.offset_bytes >= info_.size) return fail("partition starts past the end of the image");
+  if (p.pool_volume) return open_pool_volume_fs(p, evidence_id, why);
+  if (p.container) return fail("APFS container: each of its volumes is searched on its own");
+  if (!p.container_error.empty()) return fail("damaged APFS container: " + p.container_error);
 
   TSK_FS_INFO* fs = tsk_fs_open_img(img_.get(), static_cast<TSK_OFF_T>(p.offset_bytes), TSK_FS_TYPE_DETECT);
   if (!fs) {
@@ -566,6 +584,37 @@ std::unique_ptr<roo::FileSystemView> Image::open_fs(const Partition& p, const st
     errors.push_back("file system is larger than its partition (" + std::to_string(fs_end - p.offset_bytes) +
                      " > " + std::to_string(p.length_bytes) + " bytes)");
   return std::make_unique<TskFileSystemView>(img_, fs, std::move(vol), std::move(errors));
+}
+
+std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition& p, const std::string& evidence_id,
+                                                                std::string* why) {
+  const PoolVolume& v = *p.pool_volume;
+  auto fail = [&](const std::string& reason) -> std::unique_ptr<roo::FileSystemView> {
+    if (why) *why = reason;
+    return nullptr;
+  };
+  if (v.encrypted)
+    return fail("encrypted APFS volume (FileVault): not read without its password" +
+                (v.password_hint.empty() ? std::string() : "; password hint: " + v.password_hint));
+  std::string reason;
+  PoolVolumeFs opened = open_pool_volume(img_.get(), p.offset_bytes, v.block, "", &reason);
+  if (!opened.fs) return fail("damaged APFS volume: " + reason);
+  roo::VolumeInfo vol;
+  vol.evidence = evidence_id;
+  vol.image_paths = paths_;
+  vol.partition_offset = p.offset_bytes;
+  vol.fs_type = tsk_fs_type_toname(opened.fs->ftype);
+  vol.volume_index = p.index;
+  vol.pool_volume = roo::PoolVolumeRef{v.uuid, v.name, v.role, v.block};
+  std::vector<std::string> errors;
+  if (p.container) {
+    const uint64_t end = p.offset_bytes + p.container->blocks * p.container->block_size;
+    if (end > info_.size)
+      errors.push_back("APFS container reaches byte " + std::to_string(end) + " but the image ends at byte " +
+                       std::to_string(info_.size) + " (truncated image or missing segment)");
+  }
+  return std::make_unique<TskFileSystemView>(img_, opened.fs, std::move(vol), std::move(errors),
+                                             std::move(opened.keep));
 }
 
 }  // namespace roo::tsk

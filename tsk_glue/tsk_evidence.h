@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,6 +34,29 @@ struct ImageInfo {
   std::vector<std::string> warnings;  // problems that do not stop the run (e.g. a truncated single raw)
 };
 
+// One volume of an APFS container, as libtsk's pool API lists it and its volume superblock says (apfs_pool.h).
+struct PoolVolume {
+  int index = 0;        // its place in the container's list of volumes (pstat's order)
+  uint64_t block = 0;   // the container block of its superblock: libtsk's pool volume block (`fls -B`)
+  uint64_t blocks = 0;  // the blocks libtsk says it holds
+  std::string name, uuid;
+  std::string role;     // docs/row-contract.md "APFS volumes": "system", "data", "preboot", …, or "none"
+  uint16_t role_value = 0;  // apfs_role as stored
+  bool case_sensitive = false;
+  bool encrypted = false;
+  std::string password_hint;  // an encrypted volume's, when it keeps one
+};
+
+// An APFS container (a pool, in libtsk's words) found in a partition, or at offset 0 of an image without a volume
+// system.
+struct PoolContainer {
+  std::string type = "apfs";
+  std::string uuid;  // nx_uuid
+  uint32_t block_size = 0;
+  uint64_t blocks = 0;
+  std::vector<PoolVolume> volumes;
+};
+
 struct Partition {
   int index = 0;  // the slot in the volume system walk (mmls's first column); 0 for the pseudo partition
   uint64_t offset_bytes = 0;
@@ -43,6 +67,11 @@ struct Partition {
   // libtsk refused the table (the image ends before its first or second partition starts), so roo-ingest read it
   // from its own bytes (partition_table.h); descriptions then follow partition_table.h, not libtsk.
   bool table_read_by_roo_ingest = false;
+  // The APFS container the partition holds (found by Image::partitions()), and, on the copy of the partition made for
+  // one of its volumes, that volume: open_fs() then opens the volume.
+  std::shared_ptr<const PoolContainer> container;
+  std::optional<PoolVolume> pool_volume;
+  std::string container_error;  // the partition starts like an APFS container, but libtsk cannot open it: why
   // The partition reaches past the end of the image (a truncated image): its end as the table declares it.
   bool cut(uint64_t image_size) const { return kind != unallocated && offset_bytes + length_bytes > image_size; }
 };
@@ -77,7 +106,7 @@ class Image {
   // Partitions that reach past the end of the image are listed as the table declares them (Partition::cut).
   std::vector<Partition> partitions();
 
-  // Opens the file system in a partition. Returns nullptr and sets *why (if why is given) when there is none
+  // Opens the file system in a partition, or the APFS volume p.pool_volume names. Returns nullptr and sets *why (if why is given) when there is none
   // to open: not an allocated partition, encrypted, no/unknown file system, or damaged (libtsk's message).
   // Each view owns its TSK_FS_INFO and shares this image's TSK_IMG_INFO (kept alive by the view).
   std::unique_ptr<roo::FileSystemView> open_fs(const Partition& p, const std::string& evidence_id,
@@ -86,6 +115,9 @@ class Image {
  private:
   Image() = default;
   static std::unique_ptr<Image> wrap(TSK_IMG_INFO* img, const std::vector<std::string>& paths);  // owns img
+  void list_partitions();  // the volume system walk into partitions_
+  std::unique_ptr<roo::FileSystemView> open_pool_volume_fs(const Partition& p, const std::string& evidence_id,
+                                                           std::string* why);
   std::shared_ptr<TSK_IMG_INFO> img_;
   ImageInfo info_;
   std::vector<std::string> paths_;

@@ -17,6 +17,7 @@ namespace roo::tsk {
 
 struct FsHandle {
   std::shared_ptr<TSK_IMG_INFO> img;  // keeps the image open while any view or source needs it
+  std::shared_ptr<void> under_fs;     // closed after fs, before img: an APFS volume's pool image and pool
   TSK_FS_INFO* fs = nullptr;
   std::optional<roo::tsk::ExfatGeometry> exfat;  // exFAT only: where its directory entries lie (exfat_times.h)
   ~FsHandle() {
@@ -145,9 +146,10 @@ std::string child_path(const std::string& dir, const std::string& name) {
 }  // namespace
 
 TskFileSystemView::TskFileSystemView(std::shared_ptr<TSK_IMG_INFO> img, TSK_FS_INFO* fs, VolumeInfo volume,
-                                     std::vector<std::string> errors)
+                                     std::vector<std::string> errors, std::shared_ptr<void> keep)
     : fs_(std::make_shared<FsHandle>()), volume_(std::move(volume)), errors_(std::move(errors)) {
   fs_->img = std::move(img);
+  fs_->under_fs = std::move(keep);
   fs_->fs = fs;
   fs_->exfat = read_exfat_geometry(fs);
 }

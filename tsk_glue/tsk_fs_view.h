@@ -19,8 +19,9 @@ struct FsHandle;
 class TskFileSystemView : public roo::FileSystemView {
  public:
   // Takes ownership of fs. `errors` seeds errors() (e.g. a file system reaching past the image end).
+  // `keep`: what fs is read through and must outlive it (an APFS volume's pool and pool image, apfs_pool.h).
   TskFileSystemView(std::shared_ptr<TSK_IMG_INFO> img, TSK_FS_INFO* fs, roo::VolumeInfo volume,
-                    std::vector<std::string> errors = {});
+                    std::vector<std::string> errors = {}, std::shared_ptr<void> keep = {});
   ~TskFileSystemView() override;
 
   const roo::VolumeInfo& volume() const override { return volume_; }

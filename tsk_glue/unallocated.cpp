@@ -1,14 +1,17 @@
 #include "tsk_glue/unallocated.h"
 #include "core/progress_beats.h"
+#include "tsk_glue/apfs_pool.h"
 
 #include <tsk/libtsk.h>
 
 #include <algorithm>
+#include <exception>
 
 namespace roo::tsk {
 
 std::unique_ptr<CarveSource> CarveSource::open(const std::vector<std::string>& image_paths,
-                                               std::optional<uint64_t> fs_offset, std::string* why) {
+                                               std::optional<uint64_t> fs_offset, std::string* why,
+                                               std::optional<uint64_t> pool_volume_block) {
   std::vector<const char*> names;
   for (const std::string& p : image_paths) names.push_back(p.c_str());
   std::unique_ptr<CarveSource> s(new CarveSource);
@@ -18,7 +21,17 @@ std::unique_ptr<CarveSource> CarveSource::open(const std::vector<std::string>& i
     tsk_error_reset();
     return nullptr;
   }
-  if (fs_offset) {
+  if (fs_offset && pool_volume_block) {
+    std::string reason;
+    PoolVolumeFs opened = open_pool_volume(s->img_, *fs_offset, *pool_volume_block, "", &reason);
+    if (!opened.fs) {
+      if (why) *why = "cannot open the APFS volume for carving: " + reason;
+      return nullptr;
+    }
+    s->fs_ = opened.fs;
+    s->pool_ = std::move(opened.keep);
+    s->pool_info_ = pool_of(s->pool_);
+  } else if (fs_offset) {
     s->fs_ = tsk_fs_open_img(s->img_, static_cast<TSK_OFF_T>(*fs_offset), TSK_FS_TYPE_DETECT);
     if (!s->fs_) {
       if (why) *why = std::string("cannot open the file system for carving: ") + tsk_error_get();
@@ -31,6 +44,7 @@ std::unique_ptr<CarveSource> CarveSource::open(const std::vector<std::string>& i
 
 CarveSource::~CarveSource() {
   if (fs_) tsk_fs_close(fs_);
+  pool_.reset();
   if (img_) tsk_img_close(img_);
 }
 
@@ -59,6 +73,19 @@ TSK_WALK_RET_ENUM collect_unallocated(const TSK_FS_BLOCK* b, void* ptr) {
 std::vector<CarveRun> CarveSource::unallocated_runs(int region, std::string* why) {
   std::vector<CarveRun> runs;
   if (!fs_) return runs;
+  if (pool_info_) {
+    const auto* pool = static_cast<const TSK_POOL_INFO*>(pool_info_);
+    TSK_FS_ATTR_RUN* free_runs = nullptr;
+    try {  // libtsk's pool code reports a damaged space manager by throwing
+      free_runs = tsk_pool_unallocated_runs(pool);
+    } catch (const std::exception& e) {
+      if (why) *why = std::string("APFS container free blocks: ") + e.what();
+    }
+    const uint64_t base = static_cast<uint64_t>(pool->img_offset), bs = pool->block_size;
+    for (const TSK_FS_ATTR_RUN* r = free_runs; r; r = r->next)
+      if (r->len) runs.push_back({base + static_cast<uint64_t>(r->addr) * bs, static_cast<uint64_t>(r->len) * bs, region});
+    tsk_fs_attr_run_free(free_runs);
+  } else {
   RunCollector c{&runs, static_cast<uint64_t>(fs_->offset), fs_->block_size, region};
   // AONLY: addresses and flags only, no block content is read (tsk_fs_block_walk); the runs are read later in
   // large pieces.
@@ -68,6 +95,7 @@ std::vector<CarveRun> CarveSource::unallocated_runs(int region, std::string* why
                         collect_unallocated, &c) != 0) {
     if (why) *why = std::string("block walk failed: ") + tsk_error_get();
     tsk_error_reset();
+  }
   }
   // Nothing past the image's end (a file system larger than a truncated image).
   const uint64_t end = image_size();

@@ -25,9 +25,11 @@ struct CarveRun {
 // between threads, so each carving worker opens one.
 class CarveSource {
  public:
-  // Opens the image; with fs_offset, also the file system there. nullptr and *why on failure.
+  // Opens the image; with fs_offset, also the file system there, or with pool_volume_block the volume of the APFS
+  // container at fs_offset whose superblock is that block. nullptr and *why on failure.
   static std::unique_ptr<CarveSource> open(const std::vector<std::string>& image_paths,
-                                           std::optional<uint64_t> fs_offset, std::string* why);
+                                           std::optional<uint64_t> fs_offset, std::string* why,
+                                           std::optional<uint64_t> pool_volume_block = std::nullopt);
   ~CarveSource();
   CarveSource(const CarveSource&) = delete;
   CarveSource& operator=(const CarveSource&) = delete;
@@ -35,6 +37,8 @@ class CarveSource {
   uint64_t image_size() const;
   uint32_t block_size() const;  // 0 without a file system
   // The file system's unallocated blocks (an address-only block walk), coalesced into runs of consecutive blocks.
+  // For an APFS volume: its container's free blocks (tsk_pool_unallocated_runs), which every volume of the
+  // container shares.
   std::vector<CarveRun> unallocated_runs(int region, std::string* why);
   // A file's slack: the bytes of its last block past its size (none when the size fills the block, the content is
   // resident, or the block is unknown).
@@ -49,6 +53,8 @@ class CarveSource {
   CarveSource() = default;
   TSK_IMG_INFO* img_ = nullptr;
   TSK_FS_INFO* fs_ = nullptr;
+  std::shared_ptr<void> pool_;  // an APFS volume's pool and pool image (apfs_pool.h), closed after fs_
+  const void* pool_info_ = nullptr;  // its TSK_POOL_INFO
 };
 
 // Cuts runs into work units of at most unit_bytes each (a unit never spans two runs), in image order: the work the

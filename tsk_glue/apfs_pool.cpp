@@ -1,0 +1,166 @@
+#include "tsk_glue/apfs_pool.h"
+
+#include <tsk/libtsk.h>
+#include <tsk/fs/apfs_fs.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace roo::tsk {
+
+namespace {
+
+std::string take_error(const char* fallback) {
+  const char* e = tsk_error_get();
+  std::string s = (e && *e) ? e : fallback;
+  tsk_error_reset();
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  while (!s.empty() && (s.back() == ' ' || s.back() == '.')) s.pop_back();
+  return s;
+}
+
+// 16 bytes as an RFC 4122 UUID in lower-case hex with dashes, in the order they are stored (APFS keeps uuid_t as
+// bytes, which is how pstat and fsapfsinfo print them).
+std::string uuid_text(const unsigned char* b) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += kHex[b[i] >> 4];
+    out += kHex[b[i] & 0xF];
+  }
+  return out;
+}
+
+
+// The pool and the pool image a volume is read through, closed in that order's reverse once the last user is done.
+struct PoolHandles {
+  const TSK_POOL_INFO* pool = nullptr;
+  TSK_IMG_INFO* pool_img = nullptr;
+  ~PoolHandles() {
+    if (pool_img) tsk_img_close(pool_img);
+    if (pool) tsk_pool_close(pool);
+  }
+};
+
+}  // namespace
+
+// nx_superblock_t (Apple File System Reference, "Container Superblock"): the 32-byte object header, then nx_magic.
+bool looks_like_apfs_container(TSK_IMG_INFO* img, uint64_t offset) {
+  unsigned char b[36];
+  if (offset + sizeof b > static_cast<uint64_t>(img->size)) return false;
+  if (tsk_img_read(img, static_cast<TSK_OFF_T>(offset), reinterpret_cast<char*>(b), sizeof b) !=
+      static_cast<ssize_t>(sizeof b)) {
+    tsk_error_reset();
+    return false;
+  }
+  return std::memcmp(b + 32, "NXSB", 4) == 0;
+}
+
+std::string apfs_role_name(uint16_t role) {
+  // Apple File System Reference, "Volume Roles": the six low bits are single roles of their own; from macOS 10.15
+  // on, the others are numbers shifted by APFS_VOLUME_ENUM_SHIFT (6).
+  switch (role) {
+    case 0x0000: return "none";
+    case 0x0001: return "system";
+    case 0x0002: return "user";
+    case 0x0004: return "recovery";
+    case 0x0008: return "vm";
+    case 0x0010: return "preboot";
+    case 0x0020: return "installer";
+    case 0x0040: return "data";
+    case 0x0080: return "baseband";
+    case 0x00C0: return "update";
+    case 0x0100: return "xart";
+    case 0x0140: return "hardware";
+    case 0x0180: return "backup";
+    case 0x0240: return "enterprise";
+    case 0x02C0: return "prelogin";
+    default: {
+      char buf[24];
+      std::snprintf(buf, sizeof buf, "unknown (0x%04x)", role);
+      return buf;
+    }
+  }
+}
+
+const void* pool_of(const std::shared_ptr<void>& keep) {
+  return keep ? static_cast<const PoolHandles*>(keep.get())->pool : nullptr;
+}
+
+PoolVolumeFs open_pool_volume(TSK_IMG_INFO* img, uint64_t offset, uint64_t block, const std::string& password,
+                              std::string* why) {
+  PoolVolumeFs out;
+  auto handles = std::make_shared<PoolHandles>();
+  handles->pool = tsk_pool_open_img_sing(img, static_cast<TSK_OFF_T>(offset), TSK_POOL_TYPE_APFS);
+  if (!handles->pool) {
+    if (why) *why = "APFS container: " + take_error("libtsk cannot open it");
+    return out;
+  }
+  handles->pool_img = handles->pool->get_img_info(handles->pool, static_cast<TSK_DADDR_T>(block));
+  if (!handles->pool_img) {
+    if (why) *why = "APFS volume at block " + std::to_string(block) + ": " + take_error("libtsk cannot open it");
+    return out;
+  }
+  // The offset is the one fls gives; libtsk's APFS reader takes the container's place from the pool.
+  out.fs = tsk_fs_open_img_decrypt(handles->pool_img, static_cast<TSK_OFF_T>(offset), TSK_FS_TYPE_APFS,
+                                   password.c_str());
+  if (!out.fs) {
+    if (why) *why = take_error("libtsk cannot open the volume");
+    return out;
+  }
+  out.keep = std::move(handles);
+  return out;
+}
+
+std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t offset, std::string* why) {
+  const TSK_POOL_INFO* pool = tsk_pool_open_img_sing(img, static_cast<TSK_OFF_T>(offset), TSK_POOL_TYPE_APFS);
+  if (!pool) {
+    if (why) *why = take_error("libtsk cannot open the APFS container");
+    return std::nullopt;
+  }
+  PoolContainer c;
+  c.block_size = pool->block_size;
+  c.blocks = pool->num_blocks;
+  unsigned char nx[0x58];  // nx_superblock_t up to nx_uuid (0x48) and its 16 bytes
+  if (tsk_img_read(img, static_cast<TSK_OFF_T>(offset), reinterpret_cast<char*>(nx), sizeof nx) ==
+      static_cast<ssize_t>(sizeof nx))
+    c.uuid = uuid_text(nx + 0x48);
+  else
+    tsk_error_reset();
+  int index = 0;
+  for (const TSK_POOL_VOLUME_INFO* v = pool->vol_list; v; v = v->next, ++index) {
+    PoolVolume vol;
+    vol.index = index;
+    vol.block = v->block;
+    vol.blocks = v->num_blocks;
+    vol.name = v->desc ? v->desc : "";
+    vol.password_hint = v->password_hint ? v->password_hint : "";
+    vol.encrypted = v->flags & TSK_POOL_VOLUME_FLAG_ENCRYPTED;
+    vol.case_sensitive = v->flags & TSK_POOL_VOLUME_FLAG_CASE_SENSITIVE;
+    vol.role = apfs_role_name(0);
+    // The superblock's own account (UUID, role): the list above has neither.
+    TSK_IMG_INFO* pool_img = pool->get_img_info(pool, static_cast<TSK_DADDR_T>(v->block));
+    TSK_FS_INFO* fs = pool_img ? tsk_fs_open_img_decrypt(pool_img, static_cast<TSK_OFF_T>(offset), TSK_FS_TYPE_APFS, "")
+                               : nullptr;
+    apfs_fsstat_info info;
+    if (fs && tsk_apfs_fsstat(fs, &info) == 0) {
+      vol.uuid = uuid_text(reinterpret_cast<const unsigned char*>(info.uuid));
+      vol.name.assign(info.name, strnlen(info.name, sizeof info.name));
+      vol.role_value = static_cast<uint16_t>(info.role);
+      vol.role = apfs_role_name(vol.role_value);
+      vol.case_sensitive = info.case_sensitive;
+      vol.encrypted = info.encrypted;
+      if (vol.password_hint.empty())
+        vol.password_hint.assign(info.password_hint, strnlen(info.password_hint, sizeof info.password_hint));
+    }
+    tsk_error_reset();
+    if (fs) tsk_fs_close(fs);
+    if (pool_img) tsk_img_close(pool_img);
+    c.volumes.push_back(std::move(vol));
+  }
+  tsk_pool_close(pool);
+  return c;
+}
+
+}  // namespace roo::tsk

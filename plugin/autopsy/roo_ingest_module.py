@@ -392,8 +392,8 @@ class RooIngestModule(DataSourceIngestModule):
 
     def _resolve_file(self, sk_case, key, ds_id):
         """(object id, how it was found) of the row's source file; the data source when the case has no such file."""
-        cache_key = (key.get("partition_offset"), key.get("inode"), key.get("meta_seq"), key.get("path"),
-                     key.get("attr_type"), key.get("attr_id"), key.get("reallocated"))
+        cache_key = (key.get("partition_offset"), key.get("pool_volume_block"), key.get("inode"), key.get("meta_seq"),
+                     key.get("path"), key.get("attr_type"), key.get("attr_id"), key.get("reallocated"))
         if cache_key in self.file_cache:
             return self.file_cache[cache_key]
         found = (ds_id, "data_source")

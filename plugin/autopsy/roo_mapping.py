@@ -11,8 +11,9 @@ A spec (row_to_spec) is a dict:
   attributes             [(attribute type name, value type, value)]: value type is "STRING", "LONG" or "DOUBLE"
                          (names of BlackboardAttribute.TSK_BLACKBOARD_ATTRIBUTE_VALUE_TYPE); every name has one value
                          type for all rows (ATTRIBUTE_TYPES, attribute_value_type, attribute_display_name)
-  file_key               where the row came from: partition_offset, inode, meta_seq, attr_type, attr_id, path,
-                         parent_path, name, reallocated (see file_lookups / choose_file)
+  file_key               where the row came from: partition_offset, pool_volume_block (an APFS volume's), inode,
+                         meta_seq, attr_type, attr_id, path, parent_path, name, reallocated (see file_lookups /
+                         choose_file)
   timeline               {"time": epoch seconds, "description": text} for a row with time_utc, else None
   row_id                 the row's stable id
 
@@ -209,6 +210,11 @@ SOURCE_FIELDS = [
     ("evidence", "Source: Evidence", STRING),
     ("partition_offset", "Source: Partition Offset (bytes)", LONG),
     ("fs_type", "Source: File System", STRING),
+    # source.pool_volume (docs/row-contract.md "APFS volumes"), one attribute per field
+    ("pool_volume.uuid", "Source: APFS Volume UUID", STRING),
+    ("pool_volume.name", "Source: APFS Volume Name", STRING),
+    ("pool_volume.role", "Source: APFS Volume Role", STRING),
+    ("pool_volume.block", "Source: APFS Volume Block", LONG),
     ("path", "Source: Path", STRING),
     ("inode", "Source: Inode / MFT Entry", LONG),
     ("meta_seq", "Source: Sequence Number", LONG),
@@ -252,7 +258,16 @@ def field_attribute_name(field):
 
 
 def source_attribute_name(field):
-    return ATTRIBUTE_PREFIX + "SRC_" + field.upper()
+    return ATTRIBUTE_PREFIX + "SRC_" + field.replace(".", "_").upper()
+
+
+def _source_value(src, field):
+    """A source field's value; "pool_volume.uuid" names a field of the pool_volume object."""
+    if "." not in field:
+        return src.get(field)
+    outer, inner = field.split(".", 1)
+    value = src.get(outer)
+    return value.get(inner) if isinstance(value, dict) else None
 
 
 def _title(field):
@@ -489,6 +504,8 @@ def file_key(row):
     return {
         "evidence": src.get("evidence"),
         "partition_offset": src.get("partition_offset") if is_integer(src.get("partition_offset")) else None,
+        "pool_volume_block": _source_value(src, "pool_volume.block")
+        if is_integer(_source_value(src, "pool_volume.block")) else None,
         "inode": src.get("inode") if is_integer(src.get("inode")) else None,
         "meta_seq": src.get("meta_seq") if is_integer(src.get("meta_seq")) else None,
         "attr_type": attr_type,
@@ -507,7 +524,8 @@ def sql_quote(text):
 def file_lookups(key, data_source_id):
     """The case-database searches to try, in order, as [(method, WHERE clause for SleuthkitCase.findAllFilesWhere)].
 
-    1. "meta": the file system at the row's partition offset (tsk_fs_info.img_offset), the file by meta_addr (inode)
+    1. "meta": the file system at the row's partition offset (tsk_fs_info.img_offset; for an APFS volume, the one of
+       its pool volume), the file by meta_addr (inode)
        and, when the row has one, meta_seq (NTFS sequence number); type 0 keeps out slack and other pseudo-files.
        Not for a reallocated name: that inode now belongs to another file.
     2. "path": parent path + name, on the same file system when the offset is known.
@@ -515,7 +533,14 @@ def file_lookups(key, data_source_id):
     lookups = []
     ds = "data_source_obj_id = %d" % int(data_source_id)
     fs = None
-    if key.get("partition_offset") is not None:
+    if key.get("partition_offset") is not None and key.get("pool_volume_block") is not None:
+        # The volumes of an APFS container share its offset (and their inode numbers overlap): the file system is the
+        # one whose parent is the pool volume starting at that block (tsk_vs_parts.start, as tsk_loaddb and
+        # Autopsy add pool volumes).
+        fs = ("fs_obj_id IN (SELECT f.obj_id FROM tsk_fs_info f JOIN tsk_objects o ON o.obj_id = f.obj_id "
+              "JOIN tsk_vs_parts v ON v.obj_id = o.par_obj_id WHERE f.img_offset = %d AND v.start = %d)"
+              % (key["partition_offset"], key["pool_volume_block"]))
+    elif key.get("partition_offset") is not None:
         fs = "fs_obj_id IN (SELECT obj_id FROM tsk_fs_info WHERE img_offset = %d)" % key["partition_offset"]
     if fs and key.get("inode") is not None and not key.get("reallocated"):
         where = "%s AND %s AND type = 0 AND meta_addr = %d" % (ds, fs, key["inode"])
@@ -578,8 +603,8 @@ def row_attributes(row):
     src = row.get("source") or {}
     known = set()
     for field, _, _ in SOURCE_FIELDS:
-        known.add(field)
-        value = src.get(field)
+        known.add(field.split(".", 1)[0])
+        value = _source_value(src, field)
         if value is not None:
             attrs.append(_attribute(source_attribute_name(field), value))
     for field, value in src.items():

@@ -196,6 +196,32 @@ class Mapping(unittest.TestCase):
                 self.assertEqual(f["meta_addr"], key["inode"])
             self.assertGreater(len(cache), 5)
 
+    def test_pool_volume_lookup_on_a_real_case_database(self):
+        """On an APFS container the file system is the pool volume's (tsk_vs_parts.start = the row's
+        source.pool_volume.block): the real container macOS wrote (fixtures/external/dfvfs-apfs.raw), its volume at
+        block 107, a_directory/a_file at inode 17 (fls -P apfs -B 107)."""
+        import sqlite3
+        image = os.path.join(common.REPO, "fixtures", "external", "dfvfs-apfs.raw")
+        db = common.tsk_loaddb(image, os.path.join(OUT.tmp, "dfvfs-apfs.db"))
+        con = sqlite3.connect(db)
+        ds_id = con.execute("SELECT obj_id FROM tsk_image_info").fetchone()[0]
+        volume = {"uuid": "458ed10d-8ac3-4af1-8dfd-3954d151a3f3", "name": "apfs_test", "role": "none", "block": 107}
+
+        def lookup(block):
+            row = {"source": {"path": "/a_directory/a_file", "inode": 17, "partition_offset": 0,
+                              "pool_volume": dict(volume, block=block)}}
+            key = m.file_key(row)
+            self.assertEqual(key["pool_volume_block"], block)
+            method, where = m.file_lookups(key, ds_id)[0]
+            self.assertEqual(method, "meta")
+            return [r for r in con.execute("SELECT name, parent_path, meta_addr FROM tsk_files WHERE " + where)]
+        self.assertEqual(lookup(107), [("a_file", "/a_directory/", 17)])
+        self.assertEqual(lookup(108), [])  # no volume starts there: not another volume's inode 17
+        attrs = {a[0]: a[2] for a in m.row_attributes({"kind": "task", "source": {"pool_volume": volume}})}
+        self.assertEqual(attrs[m.source_attribute_name("pool_volume.uuid")], volume["uuid"])
+        self.assertEqual(attrs[m.source_attribute_name("pool_volume.block")], 107)
+        self.assertNotIn(m.source_attribute_name("pool_volume"), attrs)
+
     def test_choose_file(self):
         key = m.file_key({"source": {"path": "/a/b/c.json", "inode": 5, "partition_offset": 0, "attr": "128-2",
                                      "reallocated": False}})

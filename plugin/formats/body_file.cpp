@@ -82,6 +82,9 @@ bool append_body_line(const Row& row, std::string& line, std::string& name) {
           append_number(name, *part);
         }
     }
+    // The volumes of an APFS container share its offset and can hold the same path: the line names its volume.
+    if (row.source->volume && row.source->volume->pool_volume)
+      name.append(", APFS volume ").append(row.source->volume->pool_volume->name);
     name += ')';
   }
   // MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime

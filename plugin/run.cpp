@@ -386,8 +386,12 @@ WorkerEnd wait_for_worker(pid_t pid, const std::atomic<uint64_t>& beats, int sta
 }
 
 PartReport run_job(const RunOptions& opts, const PartitionJob& job, const fs::path& work) {
-  const std::string stem = "part-" + std::to_string(job.index) +
-                           (job.custom ? "-custom-" + std::to_string(job.custom_number) : std::string());
+  // The volumes of an APFS container share its partition's index: each has files of its own.
+  const std::string stem =
+      "part-" + std::to_string(job.index) +
+      (job.partition && job.partition->pool_volume ? "-volume-" + std::to_string(job.partition->pool_volume->index)
+                                                   : std::string()) +
+      (job.custom ? "-custom-" + std::to_string(job.custom_number) : std::string());
   const PartPaths paths{work / (stem + ".jsonl"), work / (stem + ".body"), work / (stem + ".json")};
   if (!opts.isolate) {
     scan_job(opts, job, paths);

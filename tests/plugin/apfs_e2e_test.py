@@ -9,8 +9,10 @@ as damaged, with libtsk's reason.
 
 usage: apfs_e2e_test.py Apfs.test_NAME --binary PATH --repo PATH
 """
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -117,6 +119,177 @@ class Apfs(unittest.TestCase):
                     self.assertIn("parsed", statuses, f"copy {n}")
                 os.remove(path)
                 shutil.rmtree(out)
+
+
+def apfs_image(name):
+    return os.path.join(REPO, "fixtures", "apfs", name)
+
+
+def tsk(*args):
+    return subprocess.run(list(args), capture_output=True, text=True, check=True).stdout
+
+
+def pstat_volumes(img, sector):
+    """(container UUID, [(volume UUID, superblock block, name)]) as libtsk's pstat prints them."""
+    out = tsk("pstat", "-o", str(sector), img)
+    container = re.search(r"^Container ([0-9a-f-]{36})", out, re.M).group(1)
+    volumes = re.findall(r"Volume ([0-9a-f-]{36})\n.*?APSB Block Number: (\d+)\n.*?Name \(Role\): (.*?) \(", out, re.S)
+    return container, [(u, int(b), n) for u, b, n in volumes]
+
+
+def fls_inodes(img, sector, block):
+    """path -> inode of every entry of one volume, as fls -P apfs -B lists it."""
+    out = {}
+    for line in tsk("fls", "-o", str(sector), "-P", "apfs", "-B", str(block), "-r", "-p", img).splitlines():
+        kind_inode, path = line.split("\t", 1)
+        out["/" + path] = int(kind_inode.split()[-1].rstrip(":"))
+    return out
+
+
+class ApfsMac(unittest.TestCase):
+    """The APFS fixtures apfs_put.py writes (fixtures/README.md "APFS fixtures"): a bare container holding the macos
+    tree, and a GPT Mac disk (EFI system partition + a container with System, Data and Preboot volumes). The values
+    expected come from libtsk's own tools run here (mmls, pstat, fls, istat, icat), from the trees, and from the
+    hand-written macos rows."""
+
+    GPT = "macos-apfs-gpt.E01"
+    APFS_SECTOR = 8232  # mmls: p2 "Container", Apple APFS
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="roo-apfs-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_tool(self, img, name="out", *options):
+        out = os.path.join(self.tmp, name)
+        proc = subprocess.run([BINARY, "--quiet", *options, img, "-o", out], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f]
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            return out, rows, json.load(f)
+
+    # The bare container gives the hand-written macos rows (the same tree as on FAT and HFS+), row for row. A row
+    # timed by its file (time_source file.*) has the time the APFS image gives that file instead of the FAT one:
+    # apfs_put.py writes every entry's creation time as 2024-04-01 (fixtures/README.md "APFS fixtures").
+    def test_bare_container_rows_as_on_other_file_systems(self):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from rows_match import subset_diff
+        _, rows, _ = self.run_tool(apfs_image("macos-apfs.E01"))
+        with open(os.path.join(REPO, "fixtures", "expected", "macos.rows.jsonl"), encoding="utf-8") as f:
+            wanted = [json.loads(line) for line in f if line.strip()]
+        for w, r in zip(wanted, rows):
+            if w.get("time_source", "").startswith("file."):
+                self.assertEqual(r["time_source"], w["time_source"])
+                field = w["time_source"][len("file."):]
+                self.assertEqual(r["time_utc"][:19], r["source"][field][:19], r["source"]["path"])
+                w.pop("time_utc", None)
+        diffs = [f"row {i}: {d}" for i, (w, r) in enumerate(zip(wanted, rows)) for d in subset_diff(w, r)]
+        self.assertEqual(diffs, [])
+        self.assertEqual(len(rows), len(wanted))
+
+    # report.json lists the container and each of its volumes as pstat does, each volume searched on its own; the
+    # homes and the temp folders are on the Data volume, with no /System/Volumes/Data prefix.
+    def test_mac_disk_lists_every_volume(self):
+        img = apfs_image(self.GPT)
+        self.assertIn("%010d" % self.APFS_SECTOR, tsk("mmls", img))  # the container partition's start
+        container, volumes = pstat_volumes(img, self.APFS_SECTOR)
+        self.assertEqual([b for _, b, _ in volumes], [1072, 1076, 1087])  # fixtures/README.md
+        _, rows, report = self.run_tool(img)
+        entries = [p for p in report["partitions"] if "apfs_volume" in p]
+        self.assertEqual([(p["apfs_volume"]["uuid"], p["apfs_volume"]["block"], p["apfs_volume"]["name"])
+                          for p in entries], volumes)
+        self.assertEqual([p["apfs_volume"]["role"] for p in entries], ["system", "data", "preboot"])
+        for p in entries:
+            self.assertEqual(p["offset_bytes"], self.APFS_SECTOR * 512)
+            self.assertEqual(p["apfs_container"]["uuid"], container)
+            self.assertEqual(p["apfs_container"]["volumes"], 3)
+            self.assertEqual((p["status"], p["fs_type"]), ("parsed", "apfs"))
+            self.assertFalse(p["apfs_volume"]["encrypted"])
+        data = entries[1]["scan"]
+        self.assertTrue(any(r["path"].startswith("/Users/grace/") for r in data["roots_found"]), data["roots_found"])
+        self.assertTrue(any(r["path"].startswith("/private/var/folders/") for r in data["roots_found"]))
+        self.assertEqual(entries[0]["scan"]["roots_found"], [])
+        self.assertEqual(entries[2]["scan"]["roots_found"], [])
+        self.assertEqual({r["source"]["pool_volume"]["name"] for r in rows}, {"Macintosh HD - Data"})
+
+    # Provenance of every row: the container's offset, the Data volume as pstat names it, the inode fls gives the
+    # path on that volume, the times istat gives (nanoseconds, crtime too), and the sha256 of what icat reads, which
+    # is the tree's file. The body file names the volume.
+    def test_provenance_on_the_data_volume(self):
+        img = apfs_image(self.GPT)
+        _, volumes = pstat_volumes(img, self.APFS_SECTOR)
+        uuid, block, name = volumes[1]
+        inodes = fls_inodes(img, self.APFS_SECTOR, block)
+        out, rows, _ = self.run_tool(img)
+        digests = 0
+        for r in rows:
+            s = r["source"]
+            self.assertEqual((s["fs_type"], s["partition_offset"]), ("apfs", self.APFS_SECTOR * 512))
+            self.assertEqual(s["pool_volume"], {"uuid": uuid, "name": name, "role": "data", "block": block})
+            self.assertEqual(s["inode"], inodes[s["path"]], s["path"])
+            if s["sha256"] is None:
+                continue
+            data = subprocess.run(["icat", "-o", str(self.APFS_SECTOR), "-P", "apfs", "-B", str(block), img,
+                                   str(s["inode"])], capture_output=True, check=True).stdout
+            self.assertEqual(s["sha256"], hashlib.sha256(data).hexdigest(), s["path"])
+            with open(os.path.join(REPO, "fixtures", "trees", "macos-apfs", "data") + s["path"], "rb") as f:
+                self.assertEqual(data, f.read(), s["path"])
+            digests += 1
+        self.assertGreaterEqual(digests, 30)
+        # The times of one file as istat prints them, to the nanosecond.
+        row = next(r for r in rows if r["source"]["path"].endswith("/ui_messages.json"))
+        s = row["source"]
+        istat = tsk("istat", "-o", str(self.APFS_SECTOR), "-P", "apfs", "-B", str(block), img, str(s["inode"]))
+
+        def istat_time(label):  # "2024-04-25 10:00:00.123456700 (UTC)", as the rows write it (no ".000000000")
+            t = re.search(label + r":\s+(\S+) (\S+) \(UTC\)", istat)
+            return t.group(1) + "T" + re.sub(r"\.0+$", "", t.group(2)) + "Z"
+        self.assertEqual(s["mtime"], istat_time("Content Modified"))
+        self.assertEqual(s["crtime"], istat_time("Created"))
+        self.assertEqual(s["atime"], istat_time("Accessed"))
+        self.assertEqual(s["mtime"], "2024-04-25T10:00:00.123456700Z")  # fixtures/README.md: the default mtime
+        # Two volumes of one container share its offset: the volume is in the row id, and the body line names it.
+        self.assertEqual(len({r["row_id"] for r in rows}), len(rows))
+        with open(os.path.join(out, "roo.body"), encoding="utf-8") as f:
+            body = f.read().splitlines()
+        self.assertTrue(body)
+        self.assertTrue(all(", APFS volume " + name + ")|" in line for line in body), body[0])
+
+    # --deep: the deleted task whose files lie in blocks the space manager counts free (fixtures/README.md "Freed
+    # blocks": 1072-1074 of the bare container, which pstat lists unallocated) comes back as carved $Unallocated
+    # rows naming no volume (the free blocks are the container's), each at the image offset where its record's bytes
+    # are, in the block they lie in.
+    def test_deep_carves_a_deleted_task_from_free_blocks(self):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from carve_e2e_test import records
+        img = apfs_image("macos-apfs.E01")
+        self.assertIn("0x00000430-0x00000fff", tsk("pstat", img))
+        raw = subprocess.run(["img_cat", img], capture_output=True, check=True).stdout
+        task = "019dc4e1-a7c0-7b52-8e3d-6f1a2c9b0d47"
+        spans = {}
+        for name, blk in (("api_conversation_history.json", 1072), ("history_item.json", 1073),
+                          ("ui_messages.json", 1074)):
+            with open(os.path.join(REPO, "fixtures", "trees", "macos-hfs-deleted", task, name), "rb") as f:
+                data = f.read()
+            self.assertEqual(raw.find(data), blk * 4096, name)
+            for start, end in records(data):
+                spans[blk * 4096 + start] = (end - start, blk)
+        _, rows, report = self.run_tool(img, "deep", "--deep")
+        carved = [r for r in rows if r["source"]["recovery"] == "carved"]
+        # one offset twice: the HistoryItem gives a task row and a permission_mode row
+        self.assertEqual(sorted(r["source"]["byte_offset"] for r in carved), sorted(list(spans) + [4395008]))
+        for r in carved:
+            s = r["source"]
+            self.assertEqual((s["path"], s["fs_type"], s["partition_offset"]), ("$Unallocated", "apfs", 0))
+            self.assertNotIn("pool_volume", s)
+            length, blk = spans[s["byte_offset"]]
+            self.assertEqual((s["byte_length"], s["blocks"]), (length, [[blk, blk]]), r["kind"])
+        self.assertEqual({r["session_id"] for r in carved if r["attribution"] == "task_id"}, {task})
+        carving = report["partitions"][0]["scan"]["carving"]
+        self.assertEqual(carving["records"]["history_item"], {"found": 1, "folded": 0, "kept": 1})
+        self.assertEqual(carving["errors"], [])
 
 
 if __name__ == "__main__":

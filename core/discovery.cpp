@@ -353,6 +353,29 @@ std::optional<std::string> path_component(const std::string& path, int i) {
   return path.substr(start, path.find('/', start) - start);
 }
 
+// What the tasks of one home (or ephemeral dir) tell its other stores (HomeTasks): collected from the rows of its
+// roots as they pass, and, when a runner runs the task items, from the items' rows too (gathered before the stores).
+class HomeFindings {
+ public:
+  HomeFindings(RowSink& out, const ScanOptions& opts)
+      : runner_(opts.runner), collect_(out, tasks_, runner_ ? runner_->position() : nullptr) {}
+  // Where the home's roots write their rows.
+  RowSink& roots_out() { return collect_; }
+  void add_root(const std::string& path, std::set<std::string> task_ids) {
+    tasks_.task_ids_by_root[path] = std::move(task_ids);
+  }
+  // What every task of the home told: the stores' input.
+  const HomeTasks& gathered() {
+    if (runner_) runner_->gather(tasks_);
+    return tasks_;
+  }
+
+ private:
+  TaskRunner* runner_;
+  HomeTasks tasks_;
+  UserWordsCollector collect_;
+};
+
 // One roo --ephemeral storage directory (docs/roo-format.md §1.4): its row, timed by the ms in its name, then its
 // global-storage/ read as a CLI root and its stores as ~/.vscode-mock's. A live one means the CLI was killed before
 // its cleanup; a deleted one is read through the names libtsk still lists.
@@ -372,15 +395,13 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
   });
   if (dir.reallocated) return;  // what is below is another directory's
   const bool with_deleted = !dir.name_allocated;
-  HomeTasks tasks;
-  UserWordsCollector collect(out, tasks, opts.runner ? opts.runner->position() : nullptr);
+  HomeFindings findings(out, opts);
   for (FileMeta& storage : children(fs, dir, "global-storage", true, with_deleted)) {
     RooRoot root{kSurface, user, std::move(storage), "roo --ephemeral dir " + dir.path};
     root.name_first_byte_lost = path_lost_first_byte(root.dir.path, {"global-storage"});
-    tasks.task_ids_by_root[root.dir.path] = process_root(uncached(fs), root, collect, report, opts);
+    findings.add_root(root.dir.path, process_root(uncached(fs), root, findings.roots_out(), report, opts));
   }
-  // The stores below need what every task told.
-  if (opts.runner) opts.runner->gather(tasks);
+  const HomeTasks& tasks = findings.gathered();
   for (const StorePattern& sp : store_patterns()) {
     if (sp.segments.empty() || sp.segments.front() != kCliStorageDir) continue;
     const std::vector<std::string> dirs(sp.segments.begin() + 1, sp.segments.end() - 1);
@@ -558,8 +579,7 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
     for (const FileMeta& home : resolve(fs, top, hp.segments)) {
       if (!seen_homes.insert(home.path).second) continue;
       report.homes_searched.push_back(home.path);
-      HomeTasks tasks;
-      UserWordsCollector collect(out, tasks, opts.runner ? opts.runner->position() : nullptr);
+      HomeFindings findings(out, opts);
       std::vector<RooRoot> roots;
       for (const RootPattern& rp : root_patterns())
         for (FileMeta& dir : resolve(fs, home, rp.segments)) roots.push_back({rp.surface, home.name, std::move(dir)});
@@ -567,9 +587,8 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
       roots.insert(roots.end(), custom_roots.begin(), custom_roots.end());
       for (const RooRoot& root : roots)
         if (seen_roots.insert(root.dir.path).second)
-          tasks.task_ids_by_root[root.dir.path] = process_root(base, root, collect, report, opts);
-      // The stores below need what every task told.
-      if (opts.runner) opts.runner->gather(tasks);
+          findings.add_root(root.dir.path, process_root(base, root, findings.roots_out(), report, opts));
+      const HomeTasks& tasks = findings.gathered();
       // A custom storage path holds the settings folder too (docs/roo-format.md §1.2): its MCP settings come first.
       for (const RooRoot& root : custom_roots)
         read_root_mcp_settings(fs, root, out, report, opts, tasks, &seen_stores);

@@ -227,8 +227,8 @@ void run_item(TaskQueue& queue, const TaskQueue::Item& item, FileSystemView& vie
   }
 }
 
-// Worker 0's TaskRunner: each root's items go to the queue, and its own rows on in a unit after them. When it must
-// wait for the items (at a home's end, at the end of the scan) it runs the queued ones itself.
+// Worker 0's TaskRunner: each root's items go to the queue, and worker 0's own rows go on in a unit after them. When
+// it must wait for the items anyway (at a home's end, at the end of the scan) it runs the queued ones itself.
 class QueueRunner : public TaskRunner {
  public:
   QueueRunner(TaskQueue& queue, FileSystemView& view, RowSink& out, ScanReport& report, WorkerOutput& output)

@@ -256,14 +256,37 @@ class FirstByteLostRows : public RowFilter {
   }
 };
 
+// One root's task directories as task items: the root's contents and joins, read once by discovery, shared by every
+// item and kept until the last one is run.
+class RootTaskItems : public TaskItems {
+ public:
+  RootContents contents;
+  RootJoins joins;
+  bool name_first_byte_lost = false;
+  bool native = false;
+
+  size_t size() const override { return contents.tasks.size(); }
+  uint64_t bytes(size_t i) const override { return task_dir_bytes(contents.tasks[i]); }
+  void run(size_t i, FileSystemView& fs, RowSink& out, ScanReport& report) const override {
+    FirstByteLostRows marked_name(out);
+    assemble_task(fs, contents.tasks[i], joins, name_first_byte_lost ? static_cast<RowSink&>(marked_name) : out,
+                  report, native);
+  }
+};
+
 }  // namespace
 
 std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowSink& sink, ScanReport& report,
                                    const ScanOptions& opts) {
   const bool native = opts.native;
-  RootContents rc = list_root(fs, root);
+  auto items = std::make_shared<RootTaskItems>();
+  items->contents = list_root(fs, root);
+  const RootContents& rc = items->contents;
+  RootJoins& joins = items->joins;
+  items->name_first_byte_lost = rc.tasks_name_first_byte_lost || root.name_first_byte_lost;
+  items->native = native;
   FirstByteLostRows marked_name(sink);
-  RowSink& out = rc.tasks_name_first_byte_lost ? static_cast<RowSink&>(marked_name) : sink;
+  RowSink& out = items->name_first_byte_lost ? static_cast<RowSink&>(marked_name) : sink;
   if (report.bytes_planned) {  // the progress display's total: what this root's task files and index hold
     uint64_t bytes = rc.index ? rc.index->size.value_or(0) : 0;
     for (const TaskDir& td : rc.tasks) bytes += task_dir_bytes(td);
@@ -273,7 +296,6 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
   report.roots.push_back({root.surface, root.user, root.dir.path, static_cast<int64_t>(rc.tasks.size()), 0,
                           rc.deleted_names, root.found_by});
 
-  RootJoins joins;
   join_root(fs, root, rc, out, report, native, joins);
   // A directory with only checkpoints/ is not a task of this root (its checkpoint_repo row joins the task): counted
   // apart in the report.
@@ -282,17 +304,11 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
       --report.roots[root_record].tasks;
       ++report.roots[root_record].checkpoint_only_dirs;
     }
-  // --threads: each task directory is a work unit, done by the worker that claims it first; the workers try the big
-  // ones first so none is left with a big one at the end (plugin/work_split.h). Rows still come out in name order.
-  std::vector<size_t> order(rc.tasks.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  const int64_t first_unit = opts.split ? opts.split->reserve_task_units(rc.tasks, order) : 0;
-  for (const size_t task_number : order) {
-    const TaskDir& td = rc.tasks[task_number];
-    if (opts.split && !opts.split->claim_task_unit(first_unit + static_cast<int64_t>(task_number))) continue;
-    assemble_task(fs, td, joins, out, report, native);
-  }
-  if (opts.split && !rc.tasks.empty()) opts.split->enter_shared_unit();  // what follows is worker 0's
+  // The task directories, in name order: here, or by the runner (their rows still come out here, in that order).
+  if (opts.runner && !rc.tasks.empty())
+    opts.runner->run(items);
+  else
+    for (size_t i = 0; i < rc.tasks.size(); ++i) items->run(i, fs, sink, report);
   for (const EntryNote& note : rc.notes) emit_note(fs, note, joins.root_identity, out);
 
   assemble_index_versions(fs, rc, joins, out, report, native);
@@ -337,6 +353,29 @@ std::optional<std::string> path_component(const std::string& path, int i) {
   return path.substr(start, path.find('/', start) - start);
 }
 
+// What the tasks of one home (or ephemeral dir) tell its other stores (HomeTasks): collected from the rows of its
+// roots as they pass, and, when a runner runs the task items, from the items' rows too (gathered before the stores).
+class HomeFindings {
+ public:
+  HomeFindings(RowSink& out, const ScanOptions& opts)
+      : runner_(opts.runner), collect_(out, tasks_, runner_ ? runner_->position() : nullptr) {}
+  // Where the home's roots write their rows.
+  RowSink& roots_out() { return collect_; }
+  void add_root(const std::string& path, std::set<std::string> task_ids) {
+    tasks_.task_ids_by_root[path] = std::move(task_ids);
+  }
+  // What every task of the home told: the stores' input.
+  const HomeTasks& gathered() {
+    if (runner_) runner_->gather(tasks_);
+    return tasks_;
+  }
+
+ private:
+  TaskRunner* runner_;
+  HomeTasks tasks_;
+  UserWordsCollector collect_;
+};
+
 // One roo --ephemeral storage directory (docs/roo-format.md §1.4): its row, timed by the ms in its name, then its
 // global-storage/ read as a CLI root and its stores as ~/.vscode-mock's. A live one means the CLI was killed before
 // its cleanup; a deleted one is read through the names libtsk still lists.
@@ -356,17 +395,13 @@ void process_ephemeral_dir(FileSystemView& fs, const FileMeta& dir, int64_t name
   });
   if (dir.reallocated) return;  // what is below is another directory's
   const bool with_deleted = !dir.name_allocated;
-  HomeTasks tasks;
-  UserWordsCollector collect(out, tasks, opts.split ? opts.split->unit_ptr() : nullptr);
+  HomeFindings findings(out, opts);
   for (FileMeta& storage : children(fs, dir, "global-storage", true, with_deleted)) {
-    FirstByteLostRows marked_name(collect);
-    const bool lost = path_lost_first_byte(storage.path, {"global-storage"});
     RooRoot root{kSurface, user, std::move(storage), "roo --ephemeral dir " + dir.path};
-    tasks.task_ids_by_root[root.dir.path] =
-        process_root(uncached(fs), root, lost ? static_cast<RowSink&>(marked_name) : collect, report, opts);
+    root.name_first_byte_lost = path_lost_first_byte(root.dir.path, {"global-storage"});
+    findings.add_root(root.dir.path, process_root(uncached(fs), root, findings.roots_out(), report, opts));
   }
-  // The stores below are worker 0's, and need every worker's tasks (plugin/work_split.h).
-  if (opts.split && !opts.split->share_home_tasks(tasks)) return;
+  const HomeTasks& tasks = findings.gathered();
   for (const StorePattern& sp : store_patterns()) {
     if (sp.segments.empty() || sp.segments.front() != kCliStorageDir) continue;
     const std::vector<std::string> dirs(sp.segments.begin() + 1, sp.segments.end() - 1);
@@ -544,8 +579,7 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
     for (const FileMeta& home : resolve(fs, top, hp.segments)) {
       if (!seen_homes.insert(home.path).second) continue;
       report.homes_searched.push_back(home.path);
-      HomeTasks tasks;
-      UserWordsCollector collect(out, tasks, opts.split ? opts.split->unit_ptr() : nullptr);
+      HomeFindings findings(out, opts);
       std::vector<RooRoot> roots;
       for (const RootPattern& rp : root_patterns())
         for (FileMeta& dir : resolve(fs, home, rp.segments)) roots.push_back({rp.surface, home.name, std::move(dir)});
@@ -553,9 +587,8 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
       roots.insert(roots.end(), custom_roots.begin(), custom_roots.end());
       for (const RooRoot& root : roots)
         if (seen_roots.insert(root.dir.path).second)
-          tasks.task_ids_by_root[root.dir.path] = process_root(base, root, collect, report, opts);
-      // The stores below are worker 0's, and need every worker's tasks (plugin/work_split.h).
-      if (opts.split && !opts.split->share_home_tasks(tasks)) continue;
+          findings.add_root(root.dir.path, process_root(base, root, findings.roots_out(), report, opts));
+      const HomeTasks& tasks = findings.gathered();
       // A custom storage path holds the settings folder too (docs/roo-format.md §1.2): its MCP settings come first.
       for (const RooRoot& root : custom_roots)
         read_root_mcp_settings(fs, root, out, report, opts, tasks, &seen_stores);
@@ -580,9 +613,7 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
     }
   }
   scan_temp_locations(fs, out, report, opts);
-  // Orphans are worker 0's (the work after the last task directory is), and libtsk's hunt for them is costly: the
-  // other workers skip it.
-  if (opts.deep && (!opts.split || opts.split->does_shared_work())) scan_orphans(base, out, report, opts);
+  if (opts.deep) scan_orphans(base, out, report, opts);
   for (const std::string& e : base.errors()) report.errors.push_back(e);
 }
 

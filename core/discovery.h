@@ -22,6 +22,8 @@ struct RooRoot {
   std::optional<std::string> user;  // the home directory's name
   FileMeta dir;
   std::string found_by = "catalog";  // or "customStoragePath in <settings file>"
+  // Reached through a FAT deleted entry matched with its first byte lost: its rows say so (kNameMatchFirstByteLost).
+  bool name_first_byte_lost = false;
 };
 
 // A copy of a task file other than the one read as the task's own: a deleted copy, or a safeWriteJson temp file
@@ -184,31 +186,38 @@ struct ScanReport {
 
 struct HomeTasks;  // core/stores.h
 
-// How one file system's task directories are shared out when several workers read it (--threads; the plugin's
-// plugin/work_split.h). Discovery only asks it, at the same points on every worker: it knows no threads.
-class TaskShare {
+// The task directories of one root, planned: each is a task item, run on its own with a view of the same file system
+// (in any order, on any thread) once discovery has read the root's index. The rows of the items belong where the
+// root's tasks are in the plan, item by item in order. Shared by whoever runs them, and kept until the last is run.
+class TaskItems {
  public:
-  virtual ~TaskShare() = default;
-  // Numbers a root's task directories as units (tasks[i] is unit first + i, the returned first) and puts `order` in
-  // the order to try them.
-  virtual int64_t reserve_task_units(const std::vector<TaskDir>& tasks, std::vector<size_t>& order) = 0;
-  // Enters task unit `unit`; true when this worker is to read it.
-  virtual bool claim_task_unit(int64_t unit) = 0;
-  // Enters the next unit of work that is no task directory's.
-  virtual void enter_shared_unit() = 0;
-  // The unit being worked through, read as each task row passes (UserWordsCollector).
-  virtual const int64_t* unit_ptr() const = 0;
-  // The HomeTasks of one home (or ephemeral dir), after its roots. True when this worker reads the home's stores:
-  // tasks then holds what every worker's tasks of the home told.
-  virtual bool share_home_tasks(HomeTasks& tasks) = 0;
-  // Whether this worker does the work that is no task directory's (the stores, the orphans).
-  virtual bool does_shared_work() const = 0;
+  virtual ~TaskItems() = default;
+  virtual size_t size() const = 0;
+  // The bytes item i reads (its files): a runner starts the big ones first.
+  virtual uint64_t bytes(size_t i) const = 0;
+  // Runs item i: its rows go to out, its source files to report.files.
+  virtual void run(size_t i, FileSystemView& fs, RowSink& out, ScanReport& report) const = 0;
+};
+
+// Who runs the task items of a file system's roots (--threads: the plugin's plugin/task_queue.h). Without one,
+// discovery runs each root's items itself, in order, where it plans them; with one it only plans.
+class TaskRunner {
+ public:
+  virtual ~TaskRunner() = default;
+  // A root's items: run later, elsewhere, their rows put at this point of the plan.
+  virtual void run(std::shared_ptr<const TaskItems> items) = 0;
+  // Waits for every item handed over so far, and merges into home what their rows told (user words, workspaces):
+  // the home's other stores need it.
+  virtual void gather(HomeTasks& home) = 0;
+  // Where in the plan the rows written here are (HomeTasks::project_units): gather keeps the workspace surface of
+  // the task that came first, as one thread would.
+  virtual const int64_t* position() const = 0;
 };
 
 struct ScanOptions {
   bool native = false;      // copy each record's verbatim text into its rows (--native)
-  // --threads: this worker's share of the file system's tasks; null when one worker does everything.
-  TaskShare* split = nullptr;
+  // --threads: who runs the task items; null: discovery runs them itself, in order.
+  TaskRunner* runner = nullptr;
   std::string scratch_dir;  // a private directory for copies SQLite needs (never beside the evidence); empty: none,
                             // and state.vscdb files are reported as not read
   bool deep = false;        // --deep: also read the Roo files among the file system's orphans
@@ -237,8 +246,9 @@ std::optional<OrphanKind> orphan_kind_by_content(std::string_view opening);
 // decided. No surface, user or task comes from a path here: only a HistoryItem's own id names its task.
 void scan_orphans(FileSystemView& fs, RowSink& out, ScanReport& report, const ScanOptions& opts);
 
-// Parses every task of a root and writes its rows, file by file, through the writer. Returns the ids of the tasks
-// the root knows (its task directories and its index entries).
+// Parses every task of a root and writes its rows, file by file, through the writer; with opts.runner, its task
+// directories are handed to the runner as task items instead. Returns the ids of the tasks the root knows (its task
+// directories and its index entries).
 std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report,
                                    const ScanOptions& opts);
 

@@ -19,15 +19,16 @@ struct HomeTasks {
   // Every task's workspace and the surface of its first task: names the CLI's workspace-storage/<hash>, and leads
   // to the project's own .roo/mcp.json.
   std::map<std::string, std::string> project_paths;
-  // The work unit (plugin/work_split.h) of the task that put each workspace in project_paths: with --threads, the
-  // workers' HomeTasks are merged and the surface of the task that came first is kept, as one worker would.
+  // The place in the plan (TaskRunner::position) of the task that put each workspace in project_paths: with
+  // --threads, what the task items told is merged and the surface of the task that came first is kept, as one
+  // thread would.
   std::map<std::string, int64_t> project_units;
 };
 
 // Passes rows on and remembers the text of every user_message row and every task's workspace.
 class UserWordsCollector : public RowFilter {
  public:
-  // unit, when given, is the current work unit (WorkSplit::unit()) read as each task row passes.
+  // unit, when given, is the current place in the plan (TaskRunner::position) read as each task row passes.
   UserWordsCollector(RowSink& out, HomeTasks& home, const int64_t* unit = nullptr)
       : RowFilter(out), home_(home), unit_(unit) {}
 

@@ -20,7 +20,8 @@
 #include "core/row_writer.h"
 #include "plugin/file_copy.h"
 #include "plugin/formats/body_file.h"
-#include "plugin/work_split.h"
+#include "core/stores.h"
+#include "plugin/task_queue.h"
 
 namespace roo {
 
@@ -34,25 +35,6 @@ struct UnitSpan {
   int worker = 0;
   uint64_t rows_begin = 0, rows_end = 0, body_begin = 0, body_end = 0;
   size_t files_begin = 0, files_end = 0;
-};
-
-// Passes on only the rows of this worker's own units: the others belong to another worker, which writes them.
-class OwnUnitsOnly : public RowSink {
- public:
-  OwnUnitsOnly(RowSink& out, const WorkSplit& split) : out_(out), split_(split) {}
-  void emit(const Row& row) override {
-    if (split_.in_own_unit()) out_.emit(row);
-  }
-  void take(Row&& row) override {
-    if (split_.in_own_unit()) out_.emit(std::move(row));
-  }
-  void end_source(const std::string& sha) override {
-    if (split_.in_own_unit()) out_.end_source(sha);
-  }
-
- private:
-  RowSink& out_;
-  const WorkSplit& split_;
 };
 
 struct WorkerRun {
@@ -77,7 +59,7 @@ struct SharedProgress {
 };
 
 // Joins the workers' rows and body lines while they run: each unit, once closed, is copied to the end of the joined
-// files as soon as every unit before it is there. The workers take the small tasks in name order (plugin/work_split.h),
+// files as soon as every unit before it is there. The workers take the small tasks in name order (plugin/task_queue.h),
 // so the units close roughly in unit order and little is left to copy when the last worker stops; the end-of-run
 // join copied every row (316 MB on the benchmark image, 0.15 s with nothing else to do). The workers' files and units
 // files are written as before and kept until the join is complete: a crash still leaves what join_worker_outputs
@@ -187,9 +169,121 @@ class OrderedJoin {
   bool finished_ = false;
 };
 
-void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<WorkSplit::Shared>& shared,
-                SharedProgress& progress, OrderedJoin* ordered_join, WorkerRun& out) {
-  WorkSplit split(shared, k);  // abandoned when it goes out of scope, however this ends: nobody waits for a dead worker
+// One worker's rows, body lines and units file, and the unit it is writing.
+class WorkerOutput {
+ public:
+  WorkerOutput(int worker, std::FILE* rows, std::FILE* body, std::FILE* units, const ScanReport& scan,
+               OrderedJoin* ordered_join, const RowWriter& jsonl)
+      : worker_(worker), rows_(rows), body_(body), units_(units), scan_(scan), join_(ordered_join), jsonl_(jsonl) {}
+
+  // The units file is written as units open and close, so the rows of a worker that dies can still be put in order
+  // (join_worker_outputs, recovering).
+  void open_unit(int64_t unit) {
+    close_unit();
+    open_ = UnitSpan{unit, worker_, position(rows_), 0, position(body_), 0, scan_.files.size(), 0};
+    std::fprintf(units_, "open %" PRId64 " %" PRIu64 " %" PRIu64 "\n", unit, open_.rows_begin, open_.body_begin);
+    std::fflush(units_);
+    is_open_ = true;
+    if (join_) join_->opened();
+  }
+  void close_unit() {
+    if (!is_open_) return;
+    open_.rows_end = position(rows_);
+    open_.body_end = position(body_);
+    open_.files_end = scan_.files.size();
+    std::fprintf(units_, "close %" PRId64 " %" PRIu64 " %" PRIu64 "\n", open_.unit, open_.rows_end, open_.body_end);
+    std::fflush(units_);
+    units.push_back(open_);
+    is_open_ = false;
+    if (join_) join_->closed(open_, jsonl_.between_sources());
+  }
+  std::vector<UnitSpan> units;  // closed
+
+ private:
+  const int worker_;
+  std::FILE *rows_, *body_, *units_;
+  const ScanReport& scan_;
+  OrderedJoin* join_;
+  const RowWriter& jsonl_;
+  UnitSpan open_{};
+  bool is_open_ = false;
+};
+
+// Runs one task item in a unit of its own: its rows through the worker's sinks, what they tell their home collected
+// apart (TaskQueue::gather merges it). An item that throws is dropped, and its unit left open.
+void run_item(TaskQueue& queue, const TaskQueue::Item& item, FileSystemView& view, RowSink& out, ScanReport& report,
+              WorkerOutput& output) {
+  try {
+    output.open_unit(item.unit);
+    HomeTasks told;
+    const int64_t unit = item.unit;
+    UserWordsCollector collect(out, told, &unit);
+    item.items->run(item.index, view, collect, report);
+    output.close_unit();
+    queue.done(item, std::move(told));
+  } catch (...) {
+    queue.dropped(item);
+    throw;
+  }
+}
+
+// Worker 0's TaskRunner: each root's items go to the queue, and worker 0's own rows go on in a unit after them. When
+// it must wait for the items anyway (at a home's end, at the end of the scan) it runs the queued ones itself.
+class QueueRunner : public TaskRunner {
+ public:
+  QueueRunner(TaskQueue& queue, FileSystemView& view, RowSink& out, ScanReport& report, WorkerOutput& output)
+      : queue_(queue), view_(view), out_(out), report_(report), output_(output) {}
+
+  void run(std::shared_ptr<const TaskItems> items) override {
+    output_.close_unit();
+    queue_.add(std::move(items));
+    unit_ = queue_.next_unit();
+    output_.open_unit(unit_);
+  }
+  void gather(HomeTasks& home) override {
+    if (run_queued()) {
+      unit_ = queue_.next_unit();
+      output_.open_unit(unit_);
+    }
+    queue_.gather(home);
+  }
+  const int64_t* position() const override { return &unit_; }
+  // The plan is complete: the items still queued are run here too.
+  void finish() {
+    queue_.close();
+    run_queued();
+  }
+
+ private:
+  bool run_queued() {
+    bool ran = false;
+    while (std::optional<TaskQueue::Item> item = queue_.take(false)) {
+      output_.close_unit();
+      run_item(queue_, *item, view_, out_, report_, output_);
+      ran = true;
+    }
+    return ran;
+  }
+
+  TaskQueue& queue_;
+  FileSystemView& view_;
+  RowSink& out_;
+  ScanReport& report_;
+  WorkerOutput& output_;
+  int64_t unit_ = 0;  // unit 0: worker 0's rows before the first item
+};
+
+// Worker k: worker 0 walks and plans (setup.scan, with a QueueRunner when there are several workers); the others run
+// task items from the queue until it is closed and empty.
+void run_worker(const ScanWorkersSetup& setup, int k, TaskQueue* queue, SharedProgress& progress,
+                OrderedJoin* ordered_join, WorkerRun& out) {
+  // However worker 0 ends, no more items come: the others stop once the queue is empty.
+  struct CloseQueue {
+    TaskQueue* queue;
+    ~CloseQueue() {
+      if (queue) queue->close();
+    }
+  } close_queue{k == 0 ? queue : nullptr};
   const WorkerFiles wf = worker_files(setup.rows, setup.body, k);
   std::FILE* rows = std::fopen(wf.rows.c_str(), "wb");
   std::FILE* body = std::fopen(wf.body.c_str(), "wb");
@@ -210,6 +304,7 @@ void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<Work
   // Large stdio buffers: rows are hundreds of MB for big tasks, and every write() is a syscall (costly in a VM).
   std::setvbuf(rows, nullptr, _IOFBF, 1 << 20);
   std::setvbuf(body, nullptr, _IOFBF, 1 << 20);
+  std::unique_ptr<WorkerOutput> output;
   try {
     std::unique_ptr<FileSystemView> view = setup.open_view(&out.why);
     if (!view) {
@@ -227,64 +322,46 @@ void run_worker(const ScanWorkersSetup& setup, int k, const std::shared_ptr<Work
     std::vector<RowSink*> sinks = {&jsonl, &body_file, &out.counts};
     if (k == 0 && setup.worker0_extra_sink) sinks.push_back(setup.worker0_extra_sink);
     RowFanOut fan_out(sinks);
-    OwnUnitsOnly own_units(fan_out, split);
-    ScanOptions options = setup.options;
-    if (setup.workers > 1) {
-      options.split = &split;
-      if (!options.scratch_dir.empty()) {  // private copies of SQLite stores must not collide between workers
-        options.scratch_dir = (fs::path(options.scratch_dir) / ("worker-" + std::to_string(k))).string();
-        std::error_code ec;
-        fs::create_directories(options.scratch_dir, ec);
-      }
-    }
-    // The units file is written as units open and close, so the rows of a worker that dies can still be put in
-    // order (join_worker_outputs, recovering).
-    UnitSpan open{};
-    bool is_open = false;
-    auto open_unit = [&](int64_t unit) {
-      open = UnitSpan{unit, k, position(rows), 0, position(body), 0, out.scan.files.size(), 0};
-      std::fprintf(units, "open %" PRId64 " %" PRIu64 " %" PRIu64 "\n", unit, open.rows_begin, open.body_begin);
-      std::fflush(units);
-      is_open = true;
-      if (ordered_join) ordered_join->opened();
-    };
-    auto close_unit = [&] {
-      if (!is_open) return;
-      open.rows_end = position(rows);
-      open.body_end = position(body);
-      open.files_end = out.scan.files.size();
-      std::fprintf(units, "close %" PRId64 " %" PRIu64 " %" PRIu64 "\n", open.unit, open.rows_end, open.body_end);
-      std::fflush(units);
-      out.units.push_back(open);
-      is_open = false;
-      if (ordered_join) ordered_join->closed(open, jsonl.between_sources());
-    };
-    split.on_unit = [&](int64_t unit, bool mine) {
-      close_unit();
-      if (mine) open_unit(unit);
-    };
-    if (k == 0) open_unit(0);  // the work before the first task directory is worker 0's
+    output = std::make_unique<WorkerOutput>(k, rows, body, units, out.scan, ordered_join, jsonl);
     out.scan.file_done = [&](const FileParseRecord& f) {
-      if (!split.in_own_unit() || !setup.file_done) return;
+      if (!setup.file_done) return;
       std::lock_guard<std::mutex> lock(progress.mu);
       ++progress.files;
       progress.bytes += f.bytes;
       setup.file_done(progress.files, progress.bytes, progress.planned);
     };
-    if (k == 0)  // every worker lists the same roots: worker 0's count is the total
+    if (k == 0) {
       out.scan.bytes_planned = [&](uint64_t bytes) {
         std::lock_guard<std::mutex> lock(progress.mu);
         progress.planned += bytes;
       };
-    setup.scan(*view, own_units, out.scan, options);
-    close_unit();
-    split.on_unit = nullptr;
+      output->open_unit(0);  // the work before the first task item
+      ScanOptions options = setup.options;
+      std::optional<QueueRunner> runner;
+      if (queue) {
+        runner.emplace(*queue, *view, fan_out, out.scan, *output);
+        options.runner = &*runner;
+      }
+      setup.scan(*view, fan_out, out.scan, options);
+      if (runner) {
+        runner->finish();
+        // What the items run after the scan met (the scan took its view's errors before them).
+        for (const std::string& e : view->errors()) out.scan.errors.push_back(e);
+      }
+    } else {
+      while (std::optional<TaskQueue::Item> item = queue->take(true))
+        run_item(*queue, *item, *view, fan_out, out.scan, *output);
+      for (const std::string& e : view->errors()) out.scan.errors.push_back(e);
+    }
+    output->close_unit();
+    out.units = std::move(output->units);
     out.scan.file_done = nullptr;
     out.scan.bytes_planned = nullptr;
     out.write_ok = jsonl.ok() && body_file.ok();
   } catch (const std::exception& e) {
     out.write_ok = false;
     out.why = std::string("scan failed: ") + e.what();
+    if (output) out.units = std::move(output->units);  // the units it closed; the one it failed in stays open
   }
   if (!close_all()) out.write_ok = false;
 }
@@ -448,19 +525,20 @@ bool join_worker_outputs(const fs::path& rows, const fs::path& body, int workers
 
 ScanWorkersResult scan_with_workers(const ScanWorkersSetup& setup) {
   const int workers = std::max(1, setup.workers);
-  auto shared = std::make_shared<WorkSplit::Shared>(workers);
+  // Several workers share the task items through a queue; one runs them where discovery plans them.
+  std::unique_ptr<TaskQueue> queue = workers > 1 ? std::make_unique<TaskQueue>(workers) : nullptr;
   SharedProgress progress;
   std::vector<WorkerRun> runs(static_cast<size_t>(workers));
   // One thread's files are moved into place at the end (join_worker_outputs): there is nothing to join as they go.
   std::shared_ptr<OrderedJoin> ordered_join =
       workers > 1 ? std::make_shared<OrderedJoin>(setup.rows, setup.body, workers) : nullptr;
   if (workers == 1) {
-    run_worker(setup, 0, shared, progress, nullptr, runs[0]);
+    run_worker(setup, 0, nullptr, progress, nullptr, runs[0]);
   } else {
     std::vector<std::thread> threads;
     for (int k = 0; k < workers; ++k)
       threads.emplace_back(
-          [&, k] { run_worker(setup, k, shared, progress, ordered_join.get(), runs[static_cast<size_t>(k)]); });
+          [&, k] { run_worker(setup, k, queue.get(), progress, ordered_join.get(), runs[static_cast<size_t>(k)]); });
     for (std::thread& t : threads) t.join();
   }
   if (setup.workers_stopped)

@@ -1,9 +1,10 @@
 // One file system scanned by several worker threads (--threads), its rows joined back in the order one thread writes
-// them (plugin/work_split.h says how the work is shared). Each worker has its own libtsk handles (libtsk's image and
-// file-system handles are not to be shared between threads), its own rows and body files and a units file
-// saying which byte ranges of them belong to which work unit. With several workers the ranges are copied into the
-// joined files in unit order as the units close (the join the workers_stopped callback is given finishes it);
-// join_worker_outputs() puts them in order from the files alone, when that join cannot be completed or after a crash.
+// them (plugin/task_queue.h says how the work is shared: worker 0 plans, every worker runs task items). Each worker
+// has its own libtsk handles (libtsk's image and file-system handles are not to be shared between threads), its own
+// rows and body files and a units file saying which byte ranges of them belong to which work unit. With several
+// workers the ranges are copied into the joined files in unit order as the units close (the join the
+// workers_stopped callback is given finishes it); join_worker_outputs() puts them in order from the files alone, when
+// that join cannot be completed or after a crash.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -31,7 +32,8 @@ struct ScanWorkersSetup {
   int workers = 1;
   // Opens this worker's own view of the file system (nullptr with *why set when it cannot).
   std::function<std::unique_ptr<FileSystemView>(std::string* why)> open_view;
-  // Scans the view: scan_file_system, or a second-round custom storage path search.
+  // Scans the view on worker 0: scan_file_system, or a second-round custom storage path search. With several workers
+  // options.runner takes the task items (the other workers run them).
   std::function<void(FileSystemView&, RowSink&, ScanReport&, const ScanOptions&)> scan;
   ScanOptions options;  // options.scratch_dir: each worker gets a directory of its own under it
   std::filesystem::path rows, body;  // where the joined rows and body lines go

@@ -311,7 +311,7 @@ class E2E(unittest.TestCase):
             self.assertLess(at, len(wanted), f"kept row out of order or not expected: {row['kind']} {row['source']['path']}")
             at += 1
 
-    # --threads shares a file system's tasks between workers (core/work_split.h): the rows, the body file and the
+    # --threads shares a file system's tasks between workers (plugin/task_queue.h): the rows, the body file and the
     # report are the same as one thread's, whatever the number of threads.
     def test_threads_same_output(self):
         for image in ("demo.E01", "recovery-ext4.E01", "deleted-ntfs.E01"):

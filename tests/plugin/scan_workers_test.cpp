@@ -16,7 +16,6 @@
 #include <thread>
 
 #include "core/folder_evidence.h"
-#include "plugin/work_split.h"
 
 namespace roo {
 namespace {
@@ -81,13 +80,48 @@ TEST(JoinWorkerOutputs, TwoWritersAreInterleavedByUnit) {
   EXPECT_EQ(read(d.body), "b0\nb1\nb2\n");
 }
 
-// scan_with_workers driven by a scan that plays one root of `tasks` task directories (plugin/work_split.h's units):
-// each task's unit gets one row naming it, and worker 0 writes a row before the tasks and one after them.
+// scan_with_workers driven by a scan that plays discovery on one root of `tasks` task directories
+// (plugin/task_queue.h's units): each task item gets one row naming it, and worker 0 writes a row before the tasks
+// and one after them.
 struct PlayedRoot {
   int tasks = 6;
   std::map<int, uint64_t> bytes;  // of the tasks that have any (the others have none)
-  // Called in the unit of task i, by the worker that claimed it, before its row.
+  // Called in the unit of task i, by the worker that runs it, before its row.
   std::function<void(int task, const ScanWorkersSetup& setup)> in_task;
+};
+
+// One played row, with its source ended.
+void played_row(FileSystemView& view, RowSink& out, const TaskIdentity& identity, const std::string& text) {
+  SourceRef source{&view.volume(), view.root()};
+  Row r;
+  r.kind = "test";
+  r.time_ms = 1700000000000;
+  r.identity = &identity;
+  r.text = text;
+  r.source = &source;
+  out.emit(r);
+  out.end_source(std::string(64, 'a'));
+}
+
+// The played root's task items: item i writes the row "task i".
+class PlayedItems : public TaskItems {
+ public:
+  PlayedItems(const PlayedRoot& root, const ScanWorkersSetup& setup, const TaskIdentity& identity)
+      : root_(root), setup_(setup), identity_(identity) {}
+  size_t size() const override { return static_cast<size_t>(root_.tasks); }
+  uint64_t bytes(size_t i) const override {
+    auto it = root_.bytes.find(static_cast<int>(i));
+    return it == root_.bytes.end() ? 0 : it->second;
+  }
+  void run(size_t i, FileSystemView& view, RowSink& out, ScanReport&) const override {
+    if (root_.in_task) root_.in_task(static_cast<int>(i), setup_);
+    played_row(view, out, identity_, "task " + std::to_string(i));
+  }
+
+ private:
+  const PlayedRoot& root_;
+  const ScanWorkersSetup& setup_;
+  const TaskIdentity& identity_;
 };
 
 std::string expected_texts(int tasks) {
@@ -118,37 +152,21 @@ struct PlayedScan {
   bool joined = false;
   TaskIdentity identity{"vscode", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
 
-  PlayedScan(int workers, PlayedRoot root) {
+  PlayedRoot root;
+
+  PlayedScan(int workers, PlayedRoot played) : root(std::move(played)) {
     setup.workers = workers;
     setup.rows = dir.rows;
     setup.body = dir.body;
     setup.open_view = [](std::string*) { return std::make_unique<FolderFileSystem>(played_evidence().string()); };
-    setup.scan = [this, root](FileSystemView& view, RowSink& out, ScanReport&, const ScanOptions& options) {
-      SourceRef source{&view.volume(), view.root()};
-      auto row = [&](const std::string& text) {
-        Row r;
-        r.kind = "test";
-        r.time_ms = 1700000000000;
-        r.identity = &identity;
-        r.text = text;
-        r.source = &source;
-        out.emit(r);
-        out.end_source(std::string(64, 'a'));
-      };
-      row("before");
-      std::vector<TaskDir> tasks(static_cast<size_t>(root.tasks));
-      for (size_t i = 0; i < tasks.size(); ++i) tasks[i].dir.name = "t" + std::to_string(i);
-      for (const auto& [task, size] : root.bytes) tasks[static_cast<size_t>(task)].files[TaskFileKind::ui_messages].size = size;
-      std::vector<size_t> order(tasks.size());  // one worker (no split): every task, in name order
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      const int64_t first = options.split ? options.split->reserve_task_units(tasks, order) : 0;
-      for (size_t i : order) {
-        if (options.split && !options.split->claim_task_unit(first + static_cast<int64_t>(i))) continue;
-        if (root.in_task) root.in_task(static_cast<int>(i), setup);
-        row("task " + std::to_string(i));
-      }
-      if (options.split) options.split->enter_shared_unit();
-      row("after");
+    setup.scan = [this](FileSystemView& view, RowSink& out, ScanReport& report, const ScanOptions& options) {
+      played_row(view, out, identity, "before");
+      auto items = std::make_shared<PlayedItems>(root, setup, identity);
+      if (options.runner)  // several workers: the items are run by the runner's workers
+        options.runner->run(items);
+      else  // one worker (no runner): every task here, in name order
+        for (size_t i = 0; i < items->size(); ++i) items->run(i, view, out, report);
+      played_row(view, out, identity, "after");
     };
     setup.workers_stopped = [this](bool all_opened, std::function<bool()> join) {
       EXPECT_TRUE(all_opened);
@@ -184,7 +202,7 @@ TEST(ScanWithWorkers, RowsAreJoinedWhileTheWorkersRun) {
   }
 }
 
-// Tasks 7 and 30 are big (plugin/work_split.h): claimed first, their units close long before the units in front of
+// Tasks 7 and 30 are big (plugin/task_queue.h): started first, their units close long before the units in front of
 // them, and wait to be joined in their place. The others have sizes out of name order (1 to 10 bytes), and are
 // still taken in name order.
 TEST(ScanWithWorkers, AnyNumberOfWorkersGivesOneThreadsRowsAndBodyLines) {

@@ -7,8 +7,8 @@
 #include "core/file_kinds.h"
 #include "core/json_records.h"
 #include "core/sha256.h"
-#include "core/open_source.h"
-#include "core/stores.h"
+#include "core/source_reading.h"
+#include "core/store_assembly.h"
 #include "core/task_assembly.h"
 #include "core/parsers/parsers.h"
 #include "core/text_util.h"
@@ -466,7 +466,7 @@ void process_orphan(FileSystemView& fs, const FileMeta& file, const OrphanKind& 
   TaskIdentity id;
   const FileKind& spec = orphan_file_kind(k);
   const std::string as(spec.name);
-  OpenSource src(fs, file, &id, out, report, opts.native, spec.report_kind);
+  SourceReading src(fs, file, &id, out, report, opts.native, spec.report_kind);
   {
     Row r = src.ctx.row("orphan_file");
     r.role = "system";

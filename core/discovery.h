@@ -133,7 +133,7 @@ struct FileParseRecord {
   int64_t version_folded = 0;  // records identical to the task's own file's (this file is a version of it)
   uint64_t bytes = 0;
   // The file as opened, and the identity its rows carry when it ends: --deep's carving folds what it finds against
-  // the records of the Roo files the scan read, and attributes neighbours to their task (plugin/carving.cpp).
+  // the records of the Roo files the scan read, and attributes neighbours to their task (plugin/image_carving.cpp).
   FileMeta meta;
   std::optional<TaskIdentity> identity;
 };
@@ -175,14 +175,14 @@ struct ScanReport {
   std::vector<FileParseRecord> files;
   std::vector<std::string> errors;
   std::optional<OrphanScan> orphans;  // set when --deep looked through $OrphanFiles
-  std::string carving_json;  // --deep: plugin/carving.cpp's counts (CarveStats::to_json), written as scan.carving
+  std::string carving_json;  // --deep: plugin/image_carving.cpp's counts (CarveStats::to_json), written as scan.carving
   // Called when a source file is done (after its line is added to `files`): the run's progress display.
   std::function<void(const FileParseRecord&)> file_done;
   // Called when a root's contents are listed, with the bytes of its task files and index: the progress total.
   std::function<void(uint64_t)> bytes_planned;
 };
 
-struct HomeTasks;  // core/stores.h
+struct HomeTasks;  // core/store_assembly.h
 
 // How one file system's task directories are shared out when several workers read it (--threads; the plugin's
 // plugin/work_split.h). Discovery only asks it, at the same points on every worker: it knows no threads.

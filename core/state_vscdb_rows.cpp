@@ -144,12 +144,12 @@ class NumberAcrossKeys : public RowFilter {
 };
 
 
-void read_extension_state(const StorePattern& pattern, const StateDbRead& read, OpenSource& src,
+void read_extension_state(const StorePattern& pattern, const StateDbRead& read, SourceReading& src,
                           const ParseContext& ctx, const TaskIdsByRoot& task_ids_by_root, ScanReport& report,
                           std::deque<TaskIdentity>& identities);
 
 // VS Code's state.vscdb: each Roo extension's ItemTable row (global or workspace state) and its secret key names.
-void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, OpenSource& src,
+void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, SourceReading& src,
                          const ScanOptions& opts, const TaskIdsByRoot& task_ids_by_root, ScanReport& report, RowSink& out,
                          std::deque<TaskIdentity>& identities) {
   const ParseContext& ctx = src.ctx;
@@ -165,7 +165,7 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
   const std::string wal_name = src.ctx.file_name + "-wal";
   for (const FileMeta& f : dir_listing(fs, dir, scratch)) {
     if (!f.name_allocated || f.is_dir || !iequals(f.name, wal_name)) continue;
-    OpenSource wal_src(fs, f, ctx.identity, out, report, opts.native, "state_db_wal");
+    SourceReading wal_src(fs, f, ctx.identity, out, report, opts.native, "state_db_wal");
     if (HashingStream* in = wal_src.stream()) wal = read_whole(*in);
   }
   // Most state databases (one per folder ever opened) hold nothing of Roo's. Its rows' keys are stored as UTF-8
@@ -203,7 +203,7 @@ void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const 
 
 // One extension's rows of a state.vscdb: its ItemTable row's rows, then its secret:// rows. ctx's sink and identity
 // are this extension's.
-void read_extension_state(const StorePattern& pattern, const StateDbRead& read, OpenSource& src,
+void read_extension_state(const StorePattern& pattern, const StateDbRead& read, SourceReading& src,
                           const ParseContext& ctx, const TaskIdsByRoot& task_ids_by_root, ScanReport& report,
                           std::deque<TaskIdentity>& identities) {
   const std::string path = src.ctx.source->file.path;
@@ -303,7 +303,7 @@ void emit_history_tasks(const std::vector<GlobalStateTask>& history, const std::
   }
 }
 
-void read_state_vscdb(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, OpenSource& src,
+void read_state_vscdb(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, SourceReading& src,
                       const ScanOptions& opts, const TaskIdsByRoot& task_ids_by_root, ScanReport& report,
                       RowSink& out, std::deque<TaskIdentity>& identities) {
   // A VS Code profile keeps its own global state in User/profiles/<id>/globalStorage (its name is in the

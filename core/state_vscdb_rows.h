@@ -1,6 +1,6 @@
 // The rows of a VS Code state.vscdb store (catalog StoreKind global_state_db, workspace_state_db): core/state_db.cpp
 // reads the SQLite file and its -wal; this turns what it read into rows. Per Roo extension (docs/roo-format.md
-// §1.1) its ItemTable row, read by the global or workspace state parser (core/parsers/config_stores.h), then its
+// §1.1) its ItemTable row, read by the global or workspace state parser (core/parsers/store_parsers.h), then its
 // SecretStorage key names. Also what the global and workspace state share in both their forms (the JSON files of
 // the CLI, the database rows of an editor): the legacy taskHistory tasks and the queued uploads' sessions.
 #pragma once
@@ -14,8 +14,8 @@
 
 #include "core/catalog.h"
 #include "core/discovery.h"
-#include "core/open_source.h"
-#include "core/parsers/config_stores.h"
+#include "core/source_reading.h"
+#include "core/parsers/store_parsers.h"
 
 namespace roo {
 
@@ -48,7 +48,7 @@ void emit_history_tasks(const std::vector<GlobalStateTask>& history, const std::
 
 // One state.vscdb store (src: the opened database; dir: its folder, which holds its -wal): the rows of each Roo
 // extension the database may hold, its profile's id and name on every row when it is a VS Code profile's.
-void read_state_vscdb(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, OpenSource& src,
+void read_state_vscdb(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, SourceReading& src,
                       const ScanOptions& opts, const TaskIdsByRoot& task_ids_by_root, ScanReport& report,
                       RowSink& out, std::deque<TaskIdentity>& identities);
 

@@ -1,6 +1,6 @@
-// ~/.roo/cli-credentials.json: its token and apiKeys.<provider>, as credential_present rows (config_stores.h;
+// ~/.roo/cli-credentials.json: its token and apiKeys.<provider>, as credential_present rows (store_parsers.h;
 // docs/roo-format.md §6).
-#include "core/parsers/config_stores.h"
+#include "core/parsers/store_parsers.h"
 
 #include <string_view>
 #include <utility>

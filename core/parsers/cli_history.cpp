@@ -1,6 +1,6 @@
-// ~/.roo/cli-history.json: its entries, framed one by one so a cut file keeps the ones before the cut
-// (config_stores.h; docs/roo-format.md §6; docs/row-contract.md "Past-use rows and secondary sources", "Bad-line rows").
-#include "core/parsers/config_stores.h"
+// ~/.roo/cli-history.json: its entries, framed one by one so a cut file keeps the ones before the cut (store_parsers.h;
+// docs/roo-format.md §6; docs/row-contract.md "Past-use rows and secondary sources", "Bad-line rows").
+#include "core/parsers/store_parsers.h"
 
 #include <string_view>
 

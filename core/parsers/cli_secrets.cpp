@@ -1,6 +1,6 @@
 // ~/.vscode-mock/global-storage/secrets.json: every secret's name, and the provider profiles inside
-// roo_cline_config_api_config (config_stores.h; docs/roo-format.md §8).
-#include "core/parsers/config_stores.h"
+// roo_cline_config_api_config (store_parsers.h; docs/roo-format.md §8).
+#include "core/parsers/store_parsers.h"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>

@@ -1,6 +1,6 @@
-// ~/.roo/cli-settings.json: permission settings, the other CLI settings and credentials (config_stores.h;
+// ~/.roo/cli-settings.json: permission settings, the other CLI settings and credentials (store_parsers.h;
 // docs/roo-format.md §6; docs/row-contract.md "Permission rows").
-#include "core/parsers/config_stores.h"
+#include "core/parsers/store_parsers.h"
 
 #include <string_view>
 #include <utility>

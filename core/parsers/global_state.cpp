@@ -1,7 +1,7 @@
 // The global state (the CLI's global-state.json, or the value of a VS Code state.vscdb ItemTable row): permission
-// settings, the Roo Code Cloud sync settings, credentials and the legacy taskHistory (config_stores.h; row wording
+// settings, the Roo Code Cloud sync settings, credentials and the legacy taskHistory (store_parsers.h; row wording
 // docs/row-contract.md "Permission rows", "Sync, relay and origin rows"; shapes docs/roo-format.md §7.1).
-#include "core/parsers/config_stores.h"
+#include "core/parsers/store_parsers.h"
 
 #include <set>
 #include <string_view>

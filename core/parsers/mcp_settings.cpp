@@ -1,8 +1,8 @@
 // MCP settings (settings/mcp_settings.json, the legacy cline_mcp_settings.json, a project's .roo/mcp.json): one
 // row per server, its alwaysAllow tools, and the secrets of its command line, url, env and headers, redacted
-// (config_stores.h; docs/roo-format.md §7.3; docs/row-contract.md "Permission rows", "Secrets in an MCP server's
+// (store_parsers.h; docs/roo-format.md §7.3; docs/row-contract.md "Permission rows", "Secrets in an MCP server's
 // command line and url").
-#include "core/parsers/config_stores.h"
+#include "core/parsers/store_parsers.h"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>

@@ -1,6 +1,6 @@
-// What the store parsers (one file per store kind in core/parsers, declared in config_stores.h) share: a JSON value
+// What the store parsers (one file per store kind in core/parsers, declared in store_parsers.h) share: a JSON value
 // as a row states it, which keys and values are credentials, and the rows of one whole document (DocRows). The rules
-// for the rows are config_stores.h's.
+// for the rows are store_parsers.h's.
 #pragma once
 
 #include <rapidjson/document.h>

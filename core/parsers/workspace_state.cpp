@@ -1,6 +1,6 @@
 // The workspace state (the CLI's workspace-state.json, or a VS Code state.vscdb row): the Roo Code Cloud retry
-// queue (config_stores.h; docs/roo-format.md §7.2; docs/row-contract.md "Sync, relay and origin rows").
-#include "core/parsers/config_stores.h"
+// queue (store_parsers.h; docs/roo-format.md §7.2; docs/row-contract.md "Sync, relay and origin rows").
+#include "core/parsers/store_parsers.h"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>

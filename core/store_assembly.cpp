@@ -1,4 +1,4 @@
-#include "core/stores.h"
+#include "core/store_assembly.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,8 +6,8 @@
 #include <cstring>
 #include <deque>
 
-#include "core/open_source.h"
-#include "core/parsers/config_stores.h"
+#include "core/source_reading.h"
+#include "core/parsers/store_parsers.h"
 #include "core/fs_lookup.h"
 #include "core/state_vscdb_rows.h"
 #include "core/text_util.h"
@@ -40,7 +40,7 @@ const char* store_kind_name(StoreKind kind) {
 // The setting as a row: examiners see where tasks were kept, and whether that place was found. Each Roo extension has
 // its own setting (roo-cline.customStoragePath, the nightly's roo-code-nightly.customStoragePath, docs/roo-format.md
 // §1.1); the rows of one file are numbered among their kind, the release's first. The nightly's row has its surface.
-void host_settings_rows(FileSystemView& fs, OpenSource& src, std::deque<TaskIdentity>& identities) {
+void host_settings_rows(FileSystemView& fs, SourceReading& src, std::deque<TaskIdentity>& identities) {
   const ParseContext& ctx = src.ctx;
   auto bytes = read_whole(*src.stream());
   if (!bytes) return;
@@ -98,7 +98,7 @@ void inventory_row(const StorePattern& pattern, const FileMeta& dir, const Parse
 
 // ~/.vscode-mock/.machine-id: 64 hex characters naming this CLI install (docs/roo-format.md §1.3); kept even by
 // --ephemeral runs, so it ties ephemeral traces to the home.
-void machine_id_row(OpenSource& src) {
+void machine_id_row(SourceReading& src) {
   const ParseContext& ctx = src.ctx;
   auto bytes = read_whole(*src.stream());
   if (!bytes) return;
@@ -255,7 +255,7 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
       if (cli_workspace_hash(p) == dir.name) identity.project_path = p;
   }
   std::deque<TaskIdentity> task_identities;  // rows of taskHistory tasks point here until the source ends
-  OpenSource src(fs, file, &identity, out, report, opts.native, store_kind_name(pattern.kind));
+  SourceReading src(fs, file, &identity, out, report, opts.native, store_kind_name(pattern.kind));
   HashingStream* in = src.stream();
   if (!in) return;
   const ParseContext& ctx = src.ctx;

@@ -5,9 +5,9 @@
 #include <memory>
 #include <optional>
 
-#include "core/discovery.h"
 #include "core/json_records.h"
 #include "core/parsers/parse_context.h"
+#include "core/scan_report.h"
 
 namespace roo {
 

@@ -150,7 +150,7 @@ void read_extension_state(const StorePattern& pattern, const StateDbRead& read, 
 
 // VS Code's state.vscdb: each Roo extension's ItemTable row (global or workspace state) and its secret key names.
 void read_state_db_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, SourceReading& src,
-                         const ScanOptions& opts, const TaskIdsByRoot& task_ids_by_root, ScanReport& report, RowSink& out,
+                         const SourceOptions& opts, const TaskIdsByRoot& task_ids_by_root, ScanReport& report, RowSink& out,
                          std::deque<TaskIdentity>& identities) {
   const ParseContext& ctx = src.ctx;
   auto db = read_whole(*src.stream());
@@ -304,7 +304,7 @@ void emit_history_tasks(const std::vector<GlobalStateTask>& history, const std::
 }
 
 void read_state_vscdb(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, SourceReading& src,
-                      const ScanOptions& opts, const TaskIdsByRoot& task_ids_by_root, ScanReport& report,
+                      const SourceOptions& opts, const TaskIdsByRoot& task_ids_by_root, ScanReport& report,
                       RowSink& out, std::deque<TaskIdentity>& identities) {
   // A VS Code profile keeps its own global state in User/profiles/<id>/globalStorage (its name is in the
   // default profile's globalStorage/storage.json userDataProfiles): its rows say which profile.

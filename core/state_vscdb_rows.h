@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "core/catalog.h"
-#include "core/discovery.h"
-#include "core/source_reading.h"
 #include "core/parsers/store_parsers.h"
+#include "core/scan_report.h"
+#include "core/source_reading.h"
 
 namespace roo {
 
@@ -49,7 +49,7 @@ void emit_history_tasks(const std::vector<GlobalStateTask>& history, const std::
 // One state.vscdb store (src: the opened database; dir: its folder, which holds its -wal): the rows of each Roo
 // extension the database may hold, its profile's id and name on every row when it is a VS Code profile's.
 void read_state_vscdb(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, SourceReading& src,
-                      const ScanOptions& opts, const TaskIdsByRoot& task_ids_by_root, ScanReport& report,
+                      const SourceOptions& opts, const TaskIdsByRoot& task_ids_by_root, ScanReport& report,
                       RowSink& out, std::deque<TaskIdentity>& identities);
 
 // Whether name occurs in bytes, ASCII letters matched in either case and every other byte (0x80 and up too) as

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <deque>
 
-#include "core/source_reading.h"
-#include "core/parsers/store_parsers.h"
 #include "core/fs_lookup.h"
+#include "core/parsers/store_parsers.h"
+#include "core/source_reading.h"
 #include "core/state_vscdb_rows.h"
 #include "core/text_util.h"
 
@@ -224,7 +224,7 @@ std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& ho
 }
 
 void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, const FileMeta& file,
-                   const std::optional<std::string>& user, RowSink& out, ScanReport& report, const ScanOptions& opts,
+                   const std::optional<std::string>& user, RowSink& out, ScanReport& report, const SourceOptions& opts,
                    const HomeTasks& home, const std::optional<std::string>& project_path) {
   TaskIdentity identity{pattern.surface, user, {}, {}, {}, project_path};
   if (store_is_directory(pattern.kind) || store_is_any_entry(pattern.kind)) {

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "core/catalog.h"
-#include "core/discovery.h"
 #include "core/fs_lookup.h"
 #include "core/parsers/parsers.h"
+#include "core/scan_report.h"
 
 namespace roo {
 
@@ -74,7 +74,7 @@ std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& ho
 
 // Reads one store file (found in dir) and writes its rows. user: the home's name.
 void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, const FileMeta& file,
-                   const std::optional<std::string>& user, RowSink& out, ScanReport& report, const ScanOptions& opts,
+                   const std::optional<std::string>& user, RowSink& out, ScanReport& report, const SourceOptions& opts,
                    const HomeTasks& home, const std::optional<std::string>& project_path = std::nullopt);
 
 }  // namespace roo

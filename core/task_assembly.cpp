@@ -4,7 +4,7 @@
 
 #include "core/file_kinds.h"
 #include "core/json_records.h"
-#include "core/open_source.h"
+#include "core/source_reading.h"
 #include "core/sha256.h"
 #include "core/text_util.h"
 
@@ -242,7 +242,7 @@ void join_root(FileSystemView& fs, const RooRoot& root, const RootContents& rc, 
   std::string& index_sha = joins.index_sha;
   if (rc.index) {
     {
-      OpenSource src(fs, *rc.index, &root_identity, out, report, native, task_index_kind().report_kind);
+      SourceReading src(fs, *rc.index, &root_identity, out, report, native, task_index_kind().report_kind);
       if (HashingStream* in = src.stream()) {
         index_entries = read_index_entries(*in, src.ctx);
         ParseStats s;  // bad entries gave their own parser_error rows; the report counts the good ones
@@ -298,7 +298,7 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
   DeletedTaskDirRows marked(out);
   bool task_row_done = false;
   if (auto it = td.files.find(TaskFileKind::history_item); it != td.files.end()) {
-    OpenSource src(fs, it->second, &id, out, report, native, file_kind(TaskFileKind::history_item).report_kind);
+    SourceReading src(fs, it->second, &id, out, report, native, file_kind(TaskFileKind::history_item).report_kind);
     src.ctx.deleted_task_dirs = &deleted_task_dirs;
     if (!dir_live) src.ctx.sink = &marked;
     std::optional<HistoryItem> item;
@@ -340,7 +340,7 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
   for (TaskFileKind kind : {TaskFileKind::api_history, TaskFileKind::legacy_claude_messages}) {
     auto it = td.files.find(kind);
     if (it == td.files.end()) continue;
-    OpenSource src(fs, it->second, &id, out, report, native, file_kind(kind).report_kind);
+    SourceReading src(fs, it->second, &id, out, report, native, file_kind(kind).report_kind);
     src.ctx.task_dirs = &task_dirs;
     src.ctx.deleted_task_dirs = &deleted_task_dirs;
     fold(src.ctx, kind, true);
@@ -353,7 +353,7 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
     }
   }
   if (auto it = td.files.find(TaskFileKind::ui_messages); it != td.files.end()) {
-    OpenSource src(fs, it->second, &id, out, report, native, file_kind(TaskFileKind::ui_messages).report_kind);
+    SourceReading src(fs, it->second, &id, out, report, native, file_kind(TaskFileKind::ui_messages).report_kind);
     fold(src.ctx, TaskFileKind::ui_messages, true);
     if (HashingStream* in = src.stream()) {
       ParseStats s = parse_ui_messages(*in, src.ctx, api_texts ? &*api_texts : nullptr);
@@ -366,12 +366,12 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
     if (k.place != FilePlace::task_dir || k.joined || !k.parse) continue;
     auto it = td.files.find(k.kind);
     if (it == td.files.end()) continue;
-    OpenSource src(fs, it->second, &id, out, report, native, k.report_kind);
+    SourceReading src(fs, it->second, &id, out, report, native, k.report_kind);
     if (HashingStream* in = src.stream()) src.add_stats(k.parse(*in, src.ctx, nullptr));
   }
   const FileKind& command_output = command_output_kind();
   for (const FileMeta& f : td.command_outputs) {
-    OpenSource src(fs, f, &id, out, report, native, command_output.report_kind);
+    SourceReading src(fs, f, &id, out, report, native, command_output.report_kind);
     if (HashingStream* in = src.stream()) src.add_stats(command_output.parse(*in, src.ctx, nullptr));
   }
   // Other versions of the task's files (deleted copies, temp files of interrupted or unfinished saves): parsed as
@@ -380,7 +380,7 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
     FileMeta meta = v.file;
     if (v.temp) meta.recovery = Recovery::temp_leftover;
     FoldedRecordRows unfolded(out);
-    OpenSource src(fs, meta, &id, out, report, native, file_kind(v.kind).report_kind);
+    SourceReading src(fs, meta, &id, out, report, native, file_kind(v.kind).report_kind);
     src.ctx.task_dirs = &task_dirs;
     src.ctx.deleted_task_dirs = &deleted_task_dirs;
     fold(src.ctx, v.kind, false);
@@ -425,7 +425,7 @@ void assemble_index_versions(FileSystemView& fs, const RootContents& rc, const R
   for (const IndexVersion& v : rc.index_versions) {
     FileMeta meta = v.file;
     if (v.temp) meta.recovery = Recovery::temp_leftover;
-    OpenSource src(fs, meta, &root_identity, out, report, native, task_index_kind().report_kind);
+    SourceReading src(fs, meta, &root_identity, out, report, native, task_index_kind().report_kind);
     src.ctx.deleted_task_dirs = &deleted_task_dirs;
     if (v.temp) emit_temp_file_row(src.ctx, *v.temp);
     HashingStream* in = src.stream();

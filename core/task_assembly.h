@@ -11,8 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/discovery.h"
 #include "core/parsers/parsers.h"
+#include "core/root_contents.h"
+#include "core/scan_report.h"
 
 namespace roo {
 

@@ -35,7 +35,7 @@
 #include "core/row_writer.h"
 #include "core/text_util.h"
 #include "plugin/formats/body_file.h"
-#include "plugin/carving.h"
+#include "plugin/image_carving.h"
 #include "plugin/file_copy.h"
 #include "plugin/output_dir.h"
 #include "plugin/progress.h"

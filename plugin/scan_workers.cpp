@@ -20,7 +20,7 @@
 #include "core/row_writer.h"
 #include "plugin/file_copy.h"
 #include "plugin/formats/body_file.h"
-#include "core/stores.h"
+#include "core/store_assembly.h"
 #include "plugin/task_queue.h"
 
 namespace roo {

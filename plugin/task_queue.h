@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "core/discovery.h"
-#include "core/stores.h"
+#include "core/store_assembly.h"
 
 namespace roo {
 

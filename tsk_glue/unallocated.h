@@ -1,5 +1,6 @@
 // The bytes --deep carves (docs/row-contract.md "Carved records") via libtsk: a file system's unallocated blocks,
-// the slack of its Roo files, and the image's unpartitioned space. Byte runs only; what is in them is core/carve's.
+// the slack of its Roo files, and the image's unpartitioned space. Byte runs only; what is in them is
+// core/record_carver's.
 // This header does not include libtsk.
 #pragma once
 
@@ -14,7 +15,7 @@ struct TSK_FS_INFO;
 
 namespace roo::tsk {
 
-// One contiguous range of image bytes to carve, and which CarveRegion (core/carve.h) its records name.
+// One contiguous range of image bytes to carve, and which CarveRegion (core/record_carver.h) its records name.
 struct CarveRun {
   uint64_t offset = 0;  // image byte offset
   uint64_t length = 0;

@@ -1,9 +1,9 @@
-// core/carve: the fuzzer's bytes as one carved run, fed in two reads cut where its first byte says, every value
+// core/record_carver: the fuzzer's bytes as one carved run, fed in two reads cut where its first byte says, every value
 // found turned into rows (each row's fields read: fuzz_harness.h) against a known record set, as --deep does; and as a
 // known file whose values are given their record places.
 #include <memory>
 
-#include "core/carve.h"
+#include "core/record_carver.h"
 #include "core/json_records.h"
 #include "fuzz_harness.h"
 

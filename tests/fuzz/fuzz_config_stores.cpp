@@ -1,13 +1,13 @@
-// Every settings, permission, credential and installation store parser (core/parsers/config_stores.h, parsers.h),
-// the value-level state parsers over what the bytes parse to, and the host settings readers (stores.h). The first
-// byte picks one of them (modulo their number, in kStores' order, then the two host readers); the rest is the file.
-// One parser per input, not all: a file is meant for one of them, and the others only reject it.
+// Every settings, permission, credential and installation store parser (core/parsers/store_parsers.h, parsers.h), the
+// value-level state parsers over what the bytes parse to, and the host settings readers (store_assembly.h). The first
+// byte picks one of them (modulo their number, in kStores' order, then the two host readers); the rest is the file. One
+// parser per input, not all: a file is meant for one of them, and the others only reject it.
 #include <array>
 #include <iterator>
 #include <memory>
 
-#include "core/parsers/config_stores.h"
-#include "core/stores.h"
+#include "core/parsers/store_parsers.h"
+#include "core/store_assembly.h"
 #include "fuzz_harness.h"
 
 namespace {

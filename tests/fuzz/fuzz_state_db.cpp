@@ -1,7 +1,7 @@
 // libFuzzer target for read_state_db. The first byte picks the Roo extension whose key is read (modulo their number,
-// roo_extensions() order: core/stores.cpp reads one database for each, the same code); the rest is a state.vscdb,
-// optionally followed by its -wal: when a WAL header magic (0x377f0682 or 0x377f0683) starts at a multiple of 512
-// bytes, it is split there into db and wal (the corpus seeds are a selector byte, then `cat state.vscdb
+// roo_extensions() order: core/state_vscdb_rows.cpp reads one database for each, the same code); the rest is a
+// state.vscdb, optionally followed by its -wal: when a WAL header magic (0x377f0682 or 0x377f0683) starts at a multiple
+// of 512 bytes, it is split there into db and wal (the corpus seeds are a selector byte, then `cat state.vscdb
 // state.vscdb-wal`). Checks, beyond no crash/leak/hang, that the reader leaves its scratch directory empty on every
 // input.
 #include <stdlib.h>

@@ -7,8 +7,9 @@
 #include <string>
 
 #include "core/catalog.h"
-#include "core/discovery.h"
+#include "core/fs_lookup.h"
 #include "core/parsers/parsers.h"
+#include "core/scan_report.h"
 
 namespace roo {
 
@@ -62,12 +63,6 @@ inline constexpr std::string_view kNotOnThisFileSystem =
     "not on this file system; looked for on the evidence's other file systems (report.json "
     "custom_storage_path_resolution)";
 
-// Where a recorded path (POSIX, or Windows with or without a drive letter) is in this file system: the directory
-// reached from its root by the path's segments, matched case-insensitively. A drive letter cannot be tied to a
-// volume from the file system alone, so it is dropped and the path is looked up here; how it was resolved is said
-// in the report.
-std::optional<FileMeta> find_directory(FileSystemView& fs, std::string_view recorded_path);
-
 // The setting that named a custom storage path of this surface (CustomStoragePath::surface): the nightly's
 // roo-code-nightly.customStoragePath for its surface, else roo-cline.customStoragePath.
 std::string custom_storage_setting_key(std::string_view surface);
@@ -78,19 +73,9 @@ std::string custom_storage_setting_key(std::string_view surface);
 // Every custom path met is recorded in report.custom_storage_paths, found here or not.
 std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report);
 
-// Whether name occurs in bytes, ASCII letters matched in either case and every other byte (0x80 and up too) as
-// itself: what std::search with std::tolower on both sides finds in the "C" locale (the program never sets another).
-// An empty name is found in any bytes but empty ones, as std::search finds it.
-bool contains_ascii_case_insensitive(std::string_view bytes, std::string_view name);
-
-// Whether database (or WAL) bytes may hold a key containing `name`: the name appears in them case-insensitively
-// (contains_ascii_case_insensitive), or the bytes open with an SQLite header whose text encoding is not UTF-8
-// (header bytes 56..59, big-endian: 1 = UTF-8, 2 and 3 = UTF-16), so a byte search would not see it.
-bool state_db_may_hold(const std::string& bytes, std::string_view name);
-
 // Reads one store file (found in dir) and writes its rows. user: the home's name.
 void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, const FileMeta& file,
-                   const std::optional<std::string>& user, RowSink& out, ScanReport& report, const ScanOptions& opts,
+                   const std::optional<std::string>& user, RowSink& out, ScanReport& report, const SourceOptions& opts,
                    const HomeTasks& home, const std::optional<std::string>& project_path = std::nullopt);
 
 }  // namespace roo

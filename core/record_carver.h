@@ -39,7 +39,8 @@ inline constexpr int kCarvedKinds = 6;
 struct CarvedValue {
   uint64_t offset = 0;  // image byte offset of its first byte
   uint64_t length = 0;  // its byte length
-  std::string text;     // its exact bytes (emptied by a carving thread when no row can need them, see carving.cpp)
+  // its exact bytes (emptied by a carving thread when no row can need them, see plugin/image_carving.cpp)
+  std::string text;
   CarvedKind kind = CarvedKind::ui_message;
   int region = 0;       // CarveRegion index (where the bytes lie); set by the caller of Carver
   // The bytes just before it in the same run (at most kCarveLookbehind): says whether it opens an array ('[') or

@@ -1,7 +1,7 @@
 // Settings, permission and credential stores on literal bytes in Roo's shapes. Expected texts are written from
 // docs/row-contract.md ("Permission rows", "Sync, relay and origin rows", "Past-use rows and secondary sources",
 // "Bad-line rows") and docs/roo-format.md §6-§8, never produced by the code under test.
-#include "core/parsers/config_stores.h"
+#include "core/parsers/store_parsers.h"
 
 #include <gtest/gtest.h>
 

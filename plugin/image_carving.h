@@ -1,5 +1,6 @@
 // --deep carving (docs/row-contract.md "Carved records"): after a file system's scan, its free blocks and the slack of
-// the Roo files it read are carved for Roo records (core/carve.h); the image's unpartitioned space once per image.
+// the Roo files it read are carved for Roo records (core/record_carver.h); the image's unpartitioned space once per
+// image.
 // Threads split the byte runs; rows come out in image-offset order whatever the threads do, so the same image gives
 // byte-identical rows.
 #pragma once
@@ -11,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/carve.h"
+#include "core/record_carver.h"
 #include "core/row.h"
 #include "plugin/report.h"
 #include "tsk_glue/tsk_evidence.h"

@@ -1,4 +1,4 @@
-#include "plugin/carving.h"
+#include "plugin/image_carving.h"
 
 #include <rapidjson/document.h>
 

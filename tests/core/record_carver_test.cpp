@@ -1,6 +1,6 @@
-// core/carve: bytes in, carved records and rows out (docs/row-contract.md "Carved records"). Every input is literal
-// bytes; every expected offset is found in those bytes by a plain search, never taken from the carver.
-#include "core/carve.h"
+// core/record_carver: bytes in, carved records and rows out (docs/row-contract.md "Carved records"). Every input is
+// literal bytes; every expected offset is found in those bytes by a plain search, never taken from the carver.
+#include "core/record_carver.h"
 
 #include <gtest/gtest.h>
 

@@ -5,16 +5,16 @@
 #include <memory>
 #include <optional>
 
-#include "core/discovery.h"
 #include "core/json_records.h"
 #include "core/parsers/parse_context.h"
+#include "core/scan_report.h"
 
 namespace roo {
 
 // One source file being parsed: its provenance, its hashed byte stream, and the context rows are made with.
-class OpenSource {
+class SourceReading {
  public:
-  OpenSource(FileSystemView& fs, const FileMeta& meta, const TaskIdentity* identity, RowSink& out,
+  SourceReading(FileSystemView& fs, const FileMeta& meta, const TaskIdentity* identity, RowSink& out,
              ScanReport& report, bool native, const char* kind)
       : out_(out), report_(report) {
     source_.volume = &fs.volume();
@@ -34,7 +34,7 @@ class OpenSource {
       report.errors.push_back(meta.path + ": could not be opened");
     }
   }
-  ~OpenSource() { finish(); }
+  ~SourceReading() { finish(); }
   HashingStream* stream() { return stream_ ? &*stream_ : nullptr; }
   void add_stats(const ParseStats& s) {
     record_.records += s.records;

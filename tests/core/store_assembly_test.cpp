@@ -1,5 +1,6 @@
 // Naming the workspace of a workspace-state store (docs/roo-format.md §1.3) and reading host settings (§1.2).
-#include "core/stores.h"
+#include "core/store_assembly.h"
+#include "core/state_vscdb_rows.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/carve.h"
+#include "core/record_carver.h"
 
 #include <rapidjson/reader.h>
 
@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "core/json_records.h"
-#include "core/parsers/config_stores.h"
+#include "core/parsers/store_parsers.h"
 #include "core/parsers/parsers.h"
 #include "core/sha256.h"
 #include "core/text_util.h"

@@ -27,7 +27,8 @@ void put_field(std::string& out, std::string_view prefix, std::string_view key, 
   }
   out += ':';
   if (value.IsObject() || value.IsArray()) {
-    std::string text;
+    thread_local std::string text;  // kept for its capacity, as the writer's line
+    text.clear();
     append_json(text, value);
     append_json_string(out, text);
   } else {
@@ -41,9 +42,10 @@ class TimesketchWriter : public CountingWriter {
     left_out_reason_ = "no time (time_utc null): a Timesketch event needs a datetime";
   }
   void row(const rapidjson::Value& row, std::string_view) override {
-    if (auto line = timesketch_line(row)) {
-      *line += '\n';
-      out_.write(*line);
+    line_.clear();
+    if (append_timesketch_line(line_, row)) {
+      line_ += '\n';
+      out_.write(line_);
       ++written_;
     } else {
       ++left_out_;
@@ -53,15 +55,22 @@ class TimesketchWriter : public CountingWriter {
 
  private:
   OutputFile out_;
+  std::string line_;  // kept: its capacity serves the next row, rather than growing a new string for each
 };
 
 }  // namespace
 
 std::optional<std::string> timesketch_line(const rapidjson::Value& row) {
+  std::string line;
+  if (!append_timesketch_line(line, row)) return std::nullopt;
+  return line;
+}
+
+bool append_timesketch_line(std::string& out, const rapidjson::Value& row) {
   const auto time_utc = string_member(row, "time_utc");
   const auto ms = time_utc ? epoch_ms_from_row_time(*time_utc) : std::nullopt;
-  if (!ms) return std::nullopt;
-  std::string out = "{\"message\":";
+  if (!ms) return false;
+  out += "{\"message\":";
   append_json_string(out, row_message(row, kTimesketchMessageBytes));
   out += ",\"datetime\":";
   // time_utc is UTC with milliseconds and a "Z"; Timesketch documents the offset form.
@@ -82,7 +91,7 @@ std::optional<std::string> timesketch_line(const rapidjson::Value& row) {
     }
   }
   out += '}';
-  return out;
+  return true;
 }
 
 std::unique_ptr<CountingWriter> make_timesketch_writer(const std::filesystem::path& out_file) {

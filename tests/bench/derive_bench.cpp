@@ -1,9 +1,9 @@
 // Times the derived formats alone, without a scan: each format named on the command line is derived from an
 // existing rows.jsonl on its own (derive_outputs with that one format), and its CPU seconds (user+sys of the whole
 // process, so the reader's parse is in every figure; "none" times the parse alone) and wall seconds are printed.
-// CPU seconds are what a loaded machine disturbs least.
+// CPU seconds are what a loaded machine disturbs least. "all" derives every format in one pass, as a default run.
 //
-//   derive_bench ROWS_JSONL REPORT_JSON OUTDIR [FORMAT|none ...]     (default: every derived format, then none)
+//   derive_bench ROWS_JSONL REPORT_JSON OUTDIR [FORMAT|none|all ...] (default: every derived format, then none)
 #include <sys/resource.h>
 
 #include <chrono>
@@ -44,7 +44,12 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(argv[3]);
   for (const std::string& name : names) {
     std::set<std::string> formats;
-    if (name != "none") formats.insert(name);
+    if (name == "all") {
+      for (const roo::OutputFormatInfo& f : roo::output_formats())
+        if (f.derived) formats.insert(f.name);
+    } else if (name != "none") {
+      formats.insert(name);
+    }
     roo::DeriveResult result;
     std::string error;
     const double c0 = cpu_seconds();
@@ -54,8 +59,10 @@ int main(int argc, char** argv) {
       return 1;
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("%-12s cpu %6.2f s  wall %6.2f s  rows %lld\n", name.c_str(), cpu_seconds() - c0, wall,
-                static_cast<long long>(result.rows_read));
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    std::printf("%-12s cpu %6.2f s  wall %6.2f s  rows %lld  context switches so far %ld\n", name.c_str(),
+                cpu_seconds() - c0, wall, static_cast<long long>(result.rows_read), u.ru_nvcsw + u.ru_nivcsw);
     std::fflush(stdout);
   }
   return 0;

@@ -41,6 +41,8 @@ inline constexpr size_t kL2tDescBytes = 2000;
 const std::vector<std::string>& rows_csv_columns();
 // The values for one row, one per column (not yet made cells).
 std::vector<std::string> rows_csv_fields(const rapidjson::Value& row, const DisplayZone& zone);
+// Appends csv_record(rows_csv_fields(row, zone)) to line: the same bytes, made without a string per column.
+void append_rows_csv_record(std::string& line, const rapidjson::Value& row, const DisplayZone& zone);
 
 std::unique_ptr<CountingWriter> make_l2tcsv_writer(const std::filesystem::path& out_file, const DisplayZone& zone);
 std::unique_ptr<CountingWriter> make_rows_csv_writer(const std::filesystem::path& out_file, const DisplayZone& zone);

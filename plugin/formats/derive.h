@@ -32,7 +32,7 @@ struct DeriveResult {
 // name. Each line is parsed once, on the calling thread, and handed to every writer; each writer runs on a thread of
 // its own and sees the rows in file order, so its file is the same as if the writers ran one after another. The
 // rows in flight between the reader and the slowest writer are bounded in bytes (kDeriveInFlightBytes), so memory
-// stays small however long a line is. False, with *error, when an output could not be written (the first failing
+// stays small however long a line is; once the reader has had to wait, it goes on when half of that is free. False, with *error, when an output could not be written (the first failing
 // format in registry order).
 // progress, when given, is called as lines are read: bytes of rows.jsonl read, rows read, and last = the end.
 using DeriveProgress = std::function<void(uint64_t bytes_read, int64_t rows, bool last)>;

@@ -1,5 +1,7 @@
 #include "plugin/formats/row_fields.h"
 
+#include <algorithm>
+
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -47,35 +49,55 @@ std::string shorten(std::string_view s, size_t max_bytes) {
   return std::string(utf8_prefix(s, max_bytes)) + "…";
 }
 
-std::string one_line(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (unsigned char c : s) {
-    const bool space = c <= 0x20 || c == 0x7F;
-    if (space) {
-      if (!out.empty() && out.back() != ' ') out += ' ';
+namespace {
+
+// Appends one_line(s) to out, stopping at the first byte that is no space once out holds more than stop_after bytes
+// beyond base (see one_line_shortened); the trailing space is trimmed. Writes into room made beforehand rather than
+// appending a byte at a time: every l2t.csv line and Timesketch event makes its messages with it.
+void append_one_line(std::string& out, size_t base, std::string_view s, size_t stop_after) {
+  const size_t start = out.size();
+  // Room for what the loop can write: no more bytes than s has, and no more than stop_after + 2 past base (at most
+  // a space and then the byte that ends it past the limit; base is at or before start). A long string costs only
+  // that much, not its size.
+  out.resize(start + std::min(s.size(), stop_after + 2));
+  char* const first = out.data() + base;
+  char* d = out.data() + start;
+  for (const unsigned char c : s) {
+    if (c <= 0x20 || c == 0x7F) {
+      if (d != first && d[-1] != ' ') *d++ = ' ';
     } else {
-      out += static_cast<char>(c);
+      *d++ = static_cast<char>(c);
+      if (static_cast<size_t>(d - first) > stop_after) break;
     }
   }
-  if (!out.empty() && out.back() == ' ') out.pop_back();
+  if (d != first && d[-1] == ' ') --d;
+  out.resize(static_cast<size_t>(d - out.data()));
+}
+
+}  // namespace
+
+std::string one_line(std::string_view s) {
+  std::string out;
+  append_one_line(out, 0, s, s.size());
   return out;
 }
 
 std::string one_line_shortened(std::string_view s, size_t max_bytes) {
+  std::string out;
+  append_one_line_shortened(out, s, max_bytes);
+  return out;
+}
+
+void append_one_line_shortened(std::string& out, std::string_view s, size_t max_bytes) {
   // As one_line, but it stops at the first byte past max_bytes that is no space: the line is longer than max_bytes
   // then, and shorten looks at no byte after that one.
-  std::string out;
-  for (unsigned char c : s) {
-    if (c <= 0x20 || c == 0x7F) {
-      if (!out.empty() && out.back() != ' ') out += ' ';
-    } else {
-      out += static_cast<char>(c);
-      if (out.size() > max_bytes) break;
-    }
-  }
-  if (!out.empty() && out.back() == ' ') out.pop_back();
-  return shorten(out, max_bytes);
+  const size_t base = out.size();
+  append_one_line(out, base, s, max_bytes);
+  if (out.size() - base <= max_bytes) return;
+  size_t cut = base + max_bytes;  // as shorten: not inside a UTF-8 character
+  while (cut > base && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+  out.resize(cut);
+  out += "…";
 }
 
 std::string row_message(const rapidjson::Value& row, size_t max_bytes) {

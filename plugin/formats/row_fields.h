@@ -28,6 +28,8 @@ std::string shorten(std::string_view s, size_t max_bytes);
 std::string one_line(std::string_view s);
 // shorten(one_line(s), max_bytes), reading s only as far as that needs.
 std::string one_line_shortened(std::string_view s, size_t max_bytes);
+// Appends one_line_shortened(s, max_bytes) to out.
+void append_one_line_shortened(std::string& out, std::string_view s, size_t max_bytes);
 
 // What a timeline shows for a row: "<kind>: <text>" on one line, the text (or, when it has none, the tool name)
 // shortened to max_bytes; just "<kind>" when there is neither.

@@ -25,6 +25,8 @@ inline constexpr size_t kTimesketchMessageBytes = 300;
 // arrays (tool_input, hunks, todos …) as compact JSON text, so one field never needs two index mappings; a row
 // field named like one of the five above is written as row_<name>.
 std::optional<std::string> timesketch_line(const rapidjson::Value& row);
+// Appends timesketch_line(row) to out; false (out unchanged) for a row without time_utc.
+bool append_timesketch_line(std::string& out, const rapidjson::Value& row);
 
 std::unique_ptr<CountingWriter> make_timesketch_writer(const std::filesystem::path& out_file);
 

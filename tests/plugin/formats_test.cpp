@@ -636,5 +636,34 @@ TEST_F(Formats, DeriveKeepsNumbersExact) {
   EXPECT_NE(csv.find(",9007199254740993,"), std::string::npos);
 }
 
+// The reader keeps at most kDeriveInFlightBytes of parsed rows ahead of the slowest writer and, once it has had
+// to wait, waits for half of it to be free: rows larger than half the budget, and larger than all of it, still go
+// through, and every writer gets every row in order.
+TEST_F(Formats, DeriveRowsAroundTheInFlightBudget) {
+  TempDir dir;
+  const size_t big = static_cast<size_t>(kDeriveInFlightBytes / 2);  // with its parsed form, past half and whole
+  std::string rows;
+  for (int i = 0; i < 300; ++i) {
+    const size_t size = i == 5 ? big : i == 150 ? big / 8 : i % 7 == 0 ? 100000 : 10;
+    rows += R"({"row_id":"r)" + std::to_string(i) + R"(","kind":"k","time_utc":"2026-03-01T02:22:45.639Z",)"
+            R"("time_source":"ui.ts","text":")" + std::string(size, 'x') + "\"}\n";
+  }
+  std::ofstream(dir.path / "rows.jsonl", std::ios::binary) << rows;
+  FormatContext ctx;
+  DeriveResult result;
+  std::string error;
+  ASSERT_TRUE(derive_outputs(dir.path / "rows.jsonl", dir.path, {"timesketch", "csv"}, ctx, &result, &error))
+      << error;
+  EXPECT_EQ(result.rows_read, 300);
+  std::istringstream timeline(read_all(dir.path / "timeline.jsonl"));
+  int n = 0;
+  for (std::string line; std::getline(timeline, line); ++n)
+    ASSERT_NE(line.find(R"("row_id":"r)" + std::to_string(n) + "\""), std::string::npos) << n;
+  EXPECT_EQ(n, 300);
+  const std::string csv = read_all(dir.path / "rows.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 301);
+  EXPECT_NE(csv.find(",r299,"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace roo

@@ -95,7 +95,7 @@ const std::vector<std::string> kKindFields = {
 
 // The provenance object's fields, in contract order.
 const std::vector<std::string> kSourceFields = {
-    "evidence",       "partition_offset", "fs_type",     "path",         "inode",     "meta_seq",   "attr",
+    "evidence",       "partition_offset", "fs_type",     "pool_volume",  "path",      "inode",      "meta_seq",   "attr",
     "name_allocated", "meta_allocated",   "reallocated", "recovery",     "size",      "mtime",      "atime",
     "ctime",          "crtime",           "sha256",      "record_index", "sub_index", "part_index", "byte_offset",
     "byte_length"};
@@ -128,7 +128,7 @@ std::string macb(std::string_view time_source) {
 
 // l2tcsv's extra: "key: value" pairs, sorted and joined by "; " as plaso writes them, for every scalar row field the
 // other 16 fields do not already show, and the provenance that tells where the record is (evidence, partition,
-// file system, recovery class, digest, position). Objects, arrays, the verbatim record and the file's own metadata
+// file system and APFS volume, recovery class, digest, position). Objects, arrays, the verbatim record and the file's own metadata
 // (MAC times, size, allocation flags) are left to rows.csv; each value is one line of at most 200 bytes.
 std::string l2t_extra(const rapidjson::Value& row) {
   static constexpr std::string_view kShown[] = {"schema", "kind", "time_utc", "time_source",
@@ -160,6 +160,9 @@ std::string l2t_extra(const rapidjson::Value& row) {
         const std::string_view skey(s.name.GetString(), s.name.GetStringLength());
         if (std::find(std::begin(kSourceKept), std::end(kSourceKept), skey) != std::end(kSourceKept))
           add("source_", skey, s.value);
+        else if (skey == "pool_volume" && s.value.IsObject())  // which APFS volume of the container
+          for (const auto& v : s.value.GetObject())
+            add("source_pool_volume_", std::string_view(v.name.GetString(), v.name.GetStringLength()), v.value);
       }
     } else {
       add("", key, m.value);

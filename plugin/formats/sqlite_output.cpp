@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <unordered_map>
 
 #include "plugin/formats/row_fields.h"
@@ -13,10 +14,22 @@ namespace {
 
 // The provenance fields that describe the file itself; the record's position in it (record_index …) stays in the
 // row.
+// "pool_volume.uuid" is a field of the source's pool_volume object (an APFS volume's: docs/row-contract.md "APFS
+// volumes"): two volumes of one container share its offset and can hold the same path and inode.
 const char* const kSourceFileFields[] = {
-    "evidence",       "partition_offset", "fs_type",     "path",     "inode", "meta_seq", "attr",
-    "name_allocated", "meta_allocated",   "reallocated", "recovery", "size",  "mtime",    "atime",
-    "ctime",          "crtime",           "sha256"};
+    "evidence",         "partition_offset", "fs_type",          "pool_volume.uuid", "pool_volume.name",
+    "pool_volume.role", "pool_volume.block", "path",            "inode",            "meta_seq",
+    "attr",             "name_allocated",   "meta_allocated",   "reallocated",      "recovery",
+    "size",             "mtime",            "atime",            "ctime",            "crtime",
+    "sha256"};
+
+// A member by its name, or "outer.inner" for a member of an object member (kSourceFileFields' pool_volume.uuid).
+const rapidjson::Value* dotted_member(const rapidjson::Value& source, const char* field) {
+  const char* dot = std::strchr(field, '.');
+  if (!dot) return member(source, field);
+  const rapidjson::Value* outer = member(source, std::string_view(field, static_cast<size_t>(dot - field)));
+  return outer && outer->IsObject() ? member(*outer, dot + 1) : nullptr;
+}
 
 // The row columns beside row_json, in table order; each is the row's top-level field of that name.
 const char* const kRowColumns[] = {"row_id",          "kind",         "time_utc",   "time_source",
@@ -61,9 +74,10 @@ class SqliteWriter : public CountingWriter {
         "parent_session_id, root_session_id, project_path, role, recovery, source_id, row_json) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insert_source_ = prepare(
-        "INSERT INTO sources (source_id, evidence, partition_offset, fs_type, path, inode, meta_seq, attr, "
-        "name_allocated, meta_allocated, reallocated, recovery, size, mtime, atime, ctime, crtime, sha256) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        "INSERT INTO sources (source_id, evidence, partition_offset, fs_type, pool_volume_uuid, pool_volume_name, "
+        "pool_volume_role, pool_volume_block, path, inode, meta_seq, attr, name_allocated, meta_allocated, "
+        "reallocated, recovery, size, mtime, atime, ctime, crtime, sha256) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   }
 
   ~SqliteWriter() override {
@@ -151,7 +165,7 @@ class SqliteWriter : public CountingWriter {
   sqlite3_int64 source_id_of(const rapidjson::Value& source) {
     std::string key;
     for (const char* field : kSourceFileFields) {
-      const rapidjson::Value* v = member(source, field);
+      const rapidjson::Value* v = dotted_member(source, field);
       key += v ? json_text(*v) : "-";
       key += '\x1f';
     }
@@ -161,7 +175,7 @@ class SqliteWriter : public CountingWriter {
     sqlite3_reset(s);
     sqlite3_bind_int64(s, 1, it->second);
     int i = 2;
-    for (const char* field : kSourceFileFields) bind(s, i++, member(source, field));
+    for (const char* field : kSourceFileFields) bind(s, i++, dotted_member(source, field));
     step(s);
     return it->second;
   }
@@ -210,7 +224,8 @@ class SqliteWriter : public CountingWriter {
 
     s = prepare(
         "INSERT INTO partitions (partition_index, offset_bytes, length_bytes, description, volume_system, kind, "
-        "status, reason, fs_type) VALUES (?,?,?,?,?,?,?,?,?)");
+        "apfs_container_uuid, apfs_volume_uuid, apfs_volume_name, apfs_volume_role, apfs_volume_block, status, "
+        "reason, fs_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!s) return;
     const rapidjson::Value* parts = at(root, "partitions");
     if (parts && parts->IsArray())
@@ -218,8 +233,9 @@ class SqliteWriter : public CountingWriter {
         sqlite3_reset(s);
         int i = 1;
         for (const char* key : {"index", "offset_bytes", "length_bytes", "description", "volume_system", "kind",
-                                "status", "reason", "fs_type"})
-          bind(s, i++, member(p, key));
+                                "apfs_container.uuid", "apfs_volume.uuid", "apfs_volume.name", "apfs_volume.role",
+                                "apfs_volume.block", "status", "reason", "fs_type"})
+          bind(s, i++, dotted_member(p, key));
         step(s);
       }
     sqlite3_finalize(s);
@@ -265,6 +281,11 @@ const std::vector<std::string>& sqlite_schema_tables() {
       "  description TEXT,\n"
       "  volume_system TEXT,\n"
       "  kind TEXT,\n"
+      "  apfs_container_uuid TEXT,  -- a volume of an APFS container: one row per volume (report.json apfs_volume)\n"
+      "  apfs_volume_uuid TEXT,  -- = sources.pool_volume_uuid\n"
+      "  apfs_volume_name TEXT,\n"
+      "  apfs_volume_role TEXT,\n"
+      "  apfs_volume_block INTEGER,\n"
       "  status TEXT,\n"
       "  reason TEXT,\n"
       "  fs_type TEXT\n"
@@ -274,6 +295,10 @@ const std::vector<std::string>& sqlite_schema_tables() {
       "  evidence TEXT,\n"
       "  partition_offset INTEGER,\n"
       "  fs_type TEXT,\n"
+      "  pool_volume_uuid TEXT,  -- an APFS volume's (source.pool_volume); NULL elsewhere\n"
+      "  pool_volume_name TEXT,\n"
+      "  pool_volume_role TEXT,\n"
+      "  pool_volume_block INTEGER,\n"
       "  path TEXT,\n"
       "  inode INTEGER,\n"
       "  meta_seq INTEGER,\n"

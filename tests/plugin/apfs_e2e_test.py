@@ -214,6 +214,35 @@ class ApfsMac(unittest.TestCase):
         self.assertEqual(entries[2]["scan"]["roots_found"], [])
         self.assertEqual({r["source"]["pool_volume"]["name"] for r in rows}, {"Macintosh HD - Data"})
 
+    # Every derived format carries the volume (docs/output-formats.md): roo.sqlite's partitions (one row per volume)
+    # and sources, rows.csv's source_pool_volume, l2t.csv's extra, timeline.jsonl's source_pool_volume.
+    def test_every_format_names_the_volume(self):
+        import csv
+        import sqlite3
+        img = apfs_image(self.GPT)
+        _, volumes = pstat_volumes(img, self.APFS_SECTOR)
+        uuid, block, name = volumes[1]
+        out, rows, _ = self.run_tool(img)
+        con = sqlite3.connect(os.path.join(out, "roo.sqlite"))
+        self.assertEqual(con.execute("SELECT apfs_volume_uuid, apfs_volume_block, apfs_volume_name FROM partitions "
+                                     "WHERE apfs_volume_uuid IS NOT NULL ORDER BY rowid").fetchall(),
+                         [tuple(v) for v in volumes])
+        self.assertEqual(con.execute("SELECT DISTINCT pool_volume_uuid, pool_volume_name, pool_volume_role, "
+                                     "pool_volume_block FROM sources").fetchall(), [(uuid, name, "data", block)])
+        with open(os.path.join(out, "rows.csv"), newline="", encoding="utf-8") as f:
+            table = list(csv.DictReader(f))
+        self.assertEqual(len(table), len(rows))
+        self.assertEqual({json.dumps(json.loads(r["source_pool_volume"]), sort_keys=True) for r in table},
+                         {json.dumps({"uuid": uuid, "name": name, "role": "data", "block": block}, sort_keys=True)})
+        with open(os.path.join(out, "l2t.csv"), newline="", encoding="utf-8") as f:
+            l2t = list(csv.DictReader(f))
+        self.assertTrue(l2t)
+        self.assertTrue(all("source_pool_volume_uuid: " + uuid in r["extra"] for r in l2t))
+        with open(os.path.join(out, "timeline.jsonl"), encoding="utf-8") as f:
+            events = [json.loads(line) for line in f]
+        self.assertTrue(events)
+        self.assertTrue(all(json.loads(e["source_pool_volume"])["uuid"] == uuid for e in events))
+
     # Provenance of every row: the container's offset, the Data volume as pstat names it, the inode fls gives the
     # path on that volume, the times istat gives (nanoseconds, crtime too), and the sha256 of what icat reads, which
     # is the tree's file. The body file names the volume.

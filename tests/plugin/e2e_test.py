@@ -345,7 +345,10 @@ class E2E(unittest.TestCase):
                 ("custom", [images("custom-path.E01")]), ("macos", [images("macos-fat.E01")]),
                 ("fat", [images("recovery-fat.E01")]), ("ntfs", [images("recovery-ntfs.E01")]),
                 ("exfat", [images("recovery-exfat.E01")]),
-                ("nightly", ["--dir", os.path.join(trees, "stores-nightly")])]
+                ("nightly", ["--dir", os.path.join(trees, "stores-nightly")]),
+                # rows from APFS volumes (source.pool_volume), with --deep's carved rows from the container's free blocks
+                ("apfs", [os.path.join(REPO, "fixtures", "apfs", "macos-apfs-gpt.E01")]),
+                ("apfs-deep", ["--deep", os.path.join(REPO, "fixtures", "apfs", "macos-apfs.E01")])]
         rows_of = {}
         for name, args in runs:
             out, _ = self.run_tool(*args, out_name=name)
@@ -359,6 +362,10 @@ class E2E(unittest.TestCase):
         broken = dict(rows[0], source=dict(rows[0]["source"], sha256="abc"))
         self.assertFalse(validator.is_valid(broken))
         self.assertFalse(validator.is_valid(dict(rows[0], time_utc=None, time_source="ui.ts")))
+        apfs = rows_of["apfs"][0]
+        self.assertIn("pool_volume", apfs["source"])
+        no_block = {k: v for k, v in apfs["source"]["pool_volume"].items() if k != "block"}
+        self.assertFalse(validator.is_valid(dict(apfs, source=dict(apfs["source"], pool_volume=no_block))))
         # Every row carries its record with --native, but a credential row (its record is the secret) and a row
         # about a directory entry (an extension folder, a ~/.roo inventory entry, a worktree: no record to copy).
         no_record = {"credential_present", "roo_config_entry", "worktree"}

@@ -352,7 +352,8 @@ TEST_F(Formats, RowsCsvColumns) {
   auto first_source = std::find(c.begin(), c.end(), "source_evidence");
   ASSERT_NE(first_source, c.end());
   EXPECT_TRUE(std::is_sorted(c.begin() + 17, first_source));  // kind fields, alphabetical
-  EXPECT_EQ(*(first_source + 3), "source_path");
+  EXPECT_EQ(*(first_source + 3), "source_pool_volume");  // an APFS volume's, after the file system
+  EXPECT_EQ(*(first_source + 4), "source_path");
   EXPECT_EQ(std::set<std::string>(c.begin(), c.end()).size(), c.size());  // no name twice
 }
 

@@ -1,5 +1,17 @@
 #include "core/json_records.h"
 
+// AddressSanitizer builds (tests/fuzz) poison the record pools kept between readings.
+#if defined(__SANITIZE_ADDRESS__)
+#define ROO_POOL_POISON 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ROO_POOL_POISON 1
+#endif
+#endif
+#ifdef ROO_POOL_POISON
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 #include <rapidjson/stringbuffer.h>
@@ -9,6 +21,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 
 #include "core/text_util.h"
 
@@ -244,10 +257,63 @@ struct JsonRecord::Pool {
 };
 
 namespace {
+void set_poisoned([[maybe_unused]] JsonRecord::Pool& pool, [[maybe_unused]] bool poisoned) {
+#ifdef ROO_POOL_POISON
+  if (poisoned)
+    __asan_poison_memory_region(pool.buffer.get(), JsonRecord::Pool::kBuffer);
+  else
+    __asan_unpoison_memory_region(pool.buffer.get(), JsonRecord::Pool::kBuffer);
+#endif
+}
+}  // namespace
+
+namespace {
+
+// Pools of finished readings, kept for the next ones: a reading is often a small file (a task's history_item.json,
+// one of many), and making and freeing a pool's buffer per reading was a measurable part of reading small files
+// (tests/fuzz/README.md). Never destroyed, so a record outliving static destruction can still give its pool back.
+// A pool comes back emptied (a large record's chunks freed), and only a few are kept. Under AddressSanitizer a kept
+// pool's buffer is poisoned until it is taken again, so a DOM used after its record is gone is still reported, as
+// it was when the buffer was freed.
+
+struct PoolCache {
+  static constexpr size_t kKept = 8;
+  std::mutex mutex;
+  std::vector<std::unique_ptr<JsonRecord::Pool>> pools;
+};
+PoolCache& pool_cache() {
+  static PoolCache* cache = new PoolCache;
+  return *cache;
+}
+
+std::shared_ptr<JsonRecord::Pool> take_pool() {
+  std::unique_ptr<JsonRecord::Pool> pool;
+  {
+    PoolCache& cache = pool_cache();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (!cache.pools.empty()) {
+      pool = std::move(cache.pools.back());
+      cache.pools.pop_back();
+    }
+  }
+  if (pool)
+    set_poisoned(*pool, false);
+  else
+    pool = std::make_unique<JsonRecord::Pool>();
+  return std::shared_ptr<JsonRecord::Pool>(pool.release(), [](JsonRecord::Pool* p) {
+    std::unique_ptr<JsonRecord::Pool> back(p);
+    back->allocator.Clear();
+    PoolCache& cache = pool_cache();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (cache.pools.size() >= PoolCache::kKept) return;
+    set_poisoned(*back, true);
+    cache.pools.push_back(std::move(back));
+  });
+}
 
 // Parses one record text into the record's pool, emptied of the previous record first.
 void parse_record(JsonRecord& rec) {
-  if (!rec.pool) rec.pool = std::make_shared<JsonRecord::Pool>();
+  if (!rec.pool) rec.pool = take_pool();
   {
     rapidjson::Document previous(&rec.pool->allocator);
     rec.doc.Swap(previous);  // the previous record's DOM goes with `previous` (nothing to free in a pool)

@@ -4,6 +4,7 @@
 #include <rapidjson/document.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <system_error>
 
 #include "core/json_records.h"
@@ -57,6 +59,28 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// Whether a private directory could be made in parent, as TempDir would make it, without making one: a read with
+// no WAL writes nothing, yet fails as a read with one would when the caller's scratch directory is unusable.
+bool scratch_usable(const std::string& parent, std::string* error) {
+  std::error_code ec;
+  const fs::path base = fs::absolute(parent, ec);
+  if (ec) {
+    *error = "scratch directory unusable: " + ec.message();
+    return false;
+  }
+  struct stat st;
+  int err = 0;
+  if (::stat(base.c_str(), &st) != 0)
+    err = errno;
+  else if (!S_ISDIR(st.st_mode))
+    err = ENOTDIR;
+  else if (::access(base.c_str(), W_OK | X_OK) != 0)
+    err = errno;
+  if (err == 0) return true;
+  *error = "cannot create a private directory in the scratch directory: " + std::string(std::strerror(err));
+  return false;
+}
 
 // Writes bytes to a new file (never over an existing one, never through a symlink).
 bool write_new_file(const std::string& path, const std::string& bytes, std::string* error) {
@@ -122,15 +146,47 @@ struct Snapshot {
   std::vector<std::string> keys;     // every key, when asked for
 };
 
+// Hardening for a hostile file: no trust in schema-defined functions, no writes to the schema even by accident, no
+// triggers or views, no attached databases, bounded value sizes, no waiting on locks, cell checks on. All of it is
+// the connection's, whatever database it reads, but mmap_size, which is also the main database's own.
+constexpr const char* kHardeningPragmas = "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON; PRAGMA mmap_size=0;";
+void harden(sqlite3* db) {
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+#ifdef SQLITE_DBCONFIG_ENABLE_VIEW
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+#endif
+  sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kStateDbMaxValueBytes);
+  sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  sqlite3_busy_timeout(db, 0);
+}
+
+// The connection in-memory reads use, one per thread, opened and hardened once and kept: opening, configuring and
+// closing a connection per read was a fifth of reading a small database (tests/fuzz/README.md). Each read puts its
+// image in as the main database and, when done, an empty one in its place, so between reads the connection holds no
+// pointer to the caller's bytes; a connection that cannot be emptied is closed. Null until first used, or after a
+// failure (the next read opens a new one).
+DbHandle& memory_connection() {
+  thread_local DbHandle db;
+  return db;
+}
+
 class Reader {
  public:
   // path: the copy to open; or, with image, the main file's bytes read in memory (path unused).
   Reader(std::string path, Budget& budget, const std::string* image = nullptr)
       : path_(std::move(path)), image_(image), budget_(budget) {}
+  ~Reader() {
+    if (holds_image_) let_go_of_image();
+  }
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
 
   // Opens the copy and reads it. Returns false with *error set.
   bool read(std::string_view extension_key, bool want_keys, Snapshot* out, std::string* error) {
-    if (!open(error)) return false;
+    if (!(image_ ? open_image(error) : open(error))) return false;
     if (!check_table(error)) return false;
     if (!read_extension_rows(extension_key, out, error)) return false;
     if (want_keys && !read_keys(out, error)) return false;
@@ -144,29 +200,56 @@ class Reader {
     // a directory of our own. The copy itself is never written: no checkpoint, no journal rollback. The path is
     // absolute, so it is never taken for a "file:" URI.
     sqlite3* raw = nullptr;
-    int rc = image_ ? sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr)
-                    : sqlite3_open_v2(path_.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
-    db_.reset(raw);
-    if (rc == SQLITE_OK && image_) rc = deserialize();
+    int rc = sqlite3_open_v2(path_.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    owned_.reset(raw);
+    db_ = raw;
     if (rc != SQLITE_OK) {
       *error = "cannot open the database: " + sqlite_message(raw, rc);
       return false;
     }
-    // Hardening for a hostile file: no trust in schema-defined functions, no writes to the schema even by accident,
-    // no triggers or views, no attached databases, bounded value sizes, no waiting on locks, cell checks on.
-    sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
-    sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
-    sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
-#ifdef SQLITE_DBCONFIG_ENABLE_VIEW
-    sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
-#endif
-    sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
-    sqlite3_limit(db_.get(), SQLITE_LIMIT_LENGTH, kStateDbMaxValueBytes);
-    sqlite3_limit(db_.get(), SQLITE_LIMIT_ATTACHED, 0);
-    sqlite3_busy_timeout(db_.get(), 0);
-    sqlite3_progress_handler(db_.get(), kProgressOps, on_progress, &budget_);
-    rc = sqlite3_exec(db_.get(), "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON; PRAGMA mmap_size=0;", nullptr,
-                      nullptr, nullptr);
+    harden(db_);
+    sqlite3_progress_handler(db_, kProgressOps, on_progress, &budget_);
+    rc = sqlite3_exec(db_, kHardeningPragmas, nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) {
+      *error = fail("cannot configure the database", rc);
+      return false;
+    }
+    return true;
+  }
+
+  // The main file's image as the main database of the thread's memory connection (memory_connection()).
+  bool open_image(std::string* error) {
+    DbHandle& conn = memory_connection();
+    int rc = SQLITE_OK;
+    if (!conn) {
+      sqlite3* raw = nullptr;
+      rc = sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+      conn.reset(raw);
+      if (rc == SQLITE_OK) {
+        harden(raw);
+        rc = sqlite3_exec(raw, kHardeningPragmas, nullptr, nullptr, nullptr);
+        if (rc != SQLITE_OK) {
+          db_ = raw;
+          *error = fail("cannot configure the database", rc);
+          conn.reset();
+          db_ = nullptr;
+          return false;
+        }
+      } else {
+        *error = "cannot open the database: " + sqlite_message(raw, rc);
+        conn.reset();
+        return false;
+      }
+    }
+    db_ = conn.get();
+    rc = deserialize();
+    holds_image_ = true;  // whether or not it took: what the connection holds is emptied after
+    if (rc != SQLITE_OK) {
+      *error = "cannot open the database: " + sqlite_message(db_, rc);
+      return false;
+    }
+    sqlite3_progress_handler(db_, kProgressOps, on_progress, &budget_);
+    rc = sqlite3_exec(db_, "PRAGMA mmap_size=0;", nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK) {
       *error = fail("cannot configure the database", rc);
       return false;
@@ -188,19 +271,27 @@ class Reader {
     }
     auto* bytes = reinterpret_cast<unsigned char*>(const_cast<char*>(image->data()));
     const auto n = static_cast<sqlite3_int64>(image->size() == 1 ? 0 : image->size());
-    return sqlite3_deserialize(db_.get(), "main", bytes, n, n, SQLITE_DESERIALIZE_READONLY);
+    return sqlite3_deserialize(db_, "main", bytes, n, n, SQLITE_DESERIALIZE_READONLY);
+  }
+
+  // An empty main database in place of the image (the statements are finalized by now), or no connection.
+  void let_go_of_image() {
+    sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+    static unsigned char none = 0;
+    if (sqlite3_deserialize(db_, "main", &none, 0, 0, SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
+      memory_connection().reset();
   }
 
   std::string fail(const char* what, int rc) const {
     if (budget_.exceeded)
       return std::string(what) + ": work limit exceeded (" + std::to_string(kStateDbMaxVmSteps) +
              " SQLite operations)";
-    return std::string(what) + ": " + sqlite_message(db_.get(), rc);
+    return std::string(what) + ": " + sqlite_message(db_, rc);
   }
 
   bool prepare(const char* sql, StmtHandle* stmt, const char* what, std::string* error) {
     sqlite3_stmt* raw = nullptr;
-    int rc = sqlite3_prepare_v2(db_.get(), sql, -1, &raw, nullptr);
+    int rc = sqlite3_prepare_v2(db_, sql, -1, &raw, nullptr);
     stmt->reset(raw);
     if (rc != SQLITE_OK || !raw) {
       *error = fail(what, rc);
@@ -306,9 +397,13 @@ class Reader {
 
   std::string path_;
   const std::string* image_;
-  std::string wal_mode_copy_;  // declared before db_, so it outlives the connection reading it
+  std::string wal_mode_copy_;  // the image in WAL mode given in rollback mode; outlives its reading (~Reader)
   Budget& budget_;
-  DbHandle db_;  // statements are locals of the methods, finalized before the connection closes
+  // The connection reading: owned_ (a copy on disk), or the thread's memory connection. Statements are locals of
+  // the methods, finalized before the connection closes or lets go of its image.
+  sqlite3* db_ = nullptr;
+  DbHandle owned_;
+  bool holds_image_ = false;
 };
 
 // Copies the bytes into dir (made here) and reads them. Without a WAL to replay there is nothing SQLite needs a file
@@ -351,7 +446,11 @@ bool istarts_with(std::string_view s, std::string_view prefix) {
 std::optional<std::string> secret_key_of(std::string_view key, std::string_view extension_key) {
   if (!starts_with(key, kSecretPrefix)) return std::nullopt;
   std::string_view json = key.substr(kSecretPrefix.size());
-  rapidjson::Document doc;
+  // A key's DOM is a few hundred bytes: built here, not in the 64 KiB first chunk a Document of its own takes from
+  // the heap (RapidJSON's default); a longer one takes chunks from the heap beyond this buffer.
+  alignas(8) char buffer[2048];
+  rapidjson::MemoryPoolAllocator<> pool(buffer, sizeof buffer);
+  rapidjson::Document doc(&pool);
   if (!parse_json(json.data(), json.size(), doc, nullptr) || !doc.IsObject()) return std::nullopt;
   auto ext = get_string(doc, "extensionId");
   if (!ext || !iequals(*ext, extension_key)) return std::nullopt;
@@ -397,14 +496,18 @@ StateDbRead read_state_db(const std::string& db, const std::optional<std::string
   StateDbRead out;
   out.wal_present = wal.has_value();
   std::string error;
-  TempDir tmp(scratch_dir, &error);  // removes every copy when this function returns
-  if (!tmp.ok()) {
+  // Only a WAL needs files (read_copy): without one, nothing is made in the scratch directory.
+  std::optional<TempDir> tmp;
+  if (wal)
+    tmp.emplace(scratch_dir, &error);  // removes every copy when this function returns
+  if (wal ? !tmp->ok() : !scratch_usable(scratch_dir, &error)) {
     out.error = error;
     return out;
   }
+  const std::string tmp_path = tmp ? tmp->path() : std::string();
   // The database as SQLite would see it on the live system: the main file with its WAL applied.
   Snapshot full;
-  if (!read_copy(tmp.path() + "/full", db, wal ? &*wal : nullptr, extension_key, true, &full, &error)) {
+  if (!read_copy(tmp_path + "/full", db, wal ? &*wal : nullptr, extension_key, true, &full, &error)) {
     if (!wal) {
       out.error = error;
       return out;
@@ -412,7 +515,7 @@ StateDbRead read_state_db(const std::string& db, const std::optional<std::string
     // The WAL view failed: fall back to the main file alone, and say so.
     Snapshot main_only;
     std::string main_error;
-    if (!read_copy(tmp.path() + "/main", db, nullptr, extension_key, true, &main_only, &main_error)) {
+    if (!read_copy(tmp_path + "/main", db, nullptr, extension_key, true, &main_only, &main_error)) {
       out.error = error;
       return out;
     }
@@ -429,7 +532,7 @@ StateDbRead read_state_db(const std::string& db, const std::optional<std::string
   Snapshot main_only;
   std::string main_error;
   std::optional<StateDbRow> main_row;
-  const bool main_ok = read_copy(tmp.path() + "/main", db, nullptr, extension_key, true, &main_only, &main_error);
+  const bool main_ok = read_copy(tmp_path + "/main", db, nullptr, extension_key, true, &main_only, &main_error);
   if (main_ok) {
     int chosen = choose_row(main_only.ext_rows, extension_key);
     if (chosen >= 0) main_row = std::move(main_only.ext_rows[static_cast<size_t>(chosen)]);

@@ -62,7 +62,7 @@ inline constexpr uint64_t kStateDbMaxVmSteps = 200'000'000;
 // db: the state.vscdb bytes; wal: the state.vscdb-wal bytes when the evidence has that file. extension_key: the
 // extension id ("RooVeterinaryInc.roo-cline"). scratch_dir: a private directory the caller owns (inside the output's
 // work directory, never beside the evidence) where copies are written; everything written there is removed before
-// returning, on every path.
+// returning, on every path; without a wal nothing is written there.
 StateDbRead read_state_db(const std::string& db, const std::optional<std::string>& wal, std::string_view extension_key,
                           const std::string& scratch_dir);
 

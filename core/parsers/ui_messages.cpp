@@ -58,6 +58,25 @@ bool text_object(const std::optional<std::string>& text, rapidjson::Document& do
   return text && parse_json(text->data(), text->size(), doc, nullptr) && doc.IsObject();
 }
 
+// Where the JSON texts records embed are built, one at a time: a Document of its own takes a 64 KiB first chunk
+// from the heap per text whatever the text's size (RapidJSON's default), and gives it back after. Emptied before
+// each text (the previous text's DOM is no longer used by then); a text whose DOM outgrows the buffer takes chunks
+// from the heap, given back at the next text, as JsonRecord's pool does (core/json_records.h).
+class TextPool {
+ public:
+  TextPool() : allocator_(buffer_, sizeof buffer_) {}
+  TextPool(const TextPool&) = delete;
+  TextPool& operator=(const TextPool&) = delete;
+  rapidjson::MemoryPoolAllocator<>* take() {
+    allocator_.Clear();
+    return &allocator_;
+  }
+
+ private:
+  alignas(8) char buffer_[8192];
+  rapidjson::MemoryPoolAllocator<> allocator_;
+};
+
 class UiMessagesParser {
  public:
   UiMessagesParser(const ParseContext& ctx, const ConversationTexts* api_texts) : ctx_(ctx), api_(api_texts) {}
@@ -123,7 +142,7 @@ class UiMessagesParser {
     Row r = row("api_request");
     r.text = text_;
     if (text_) {
-      rapidjson::Document info;
+      rapidjson::Document info(texts_.take());
       if (!text_object(text_, info)) {
         ++errors;
         ctx_.error("parser: unparseable record " + std::to_string(rec_->index + 1) +
@@ -158,7 +177,7 @@ class UiMessagesParser {
     r.text = text_;
     r.set("ui_kind", ask);
     std::string tool_name;
-    rapidjson::Document info;
+    rapidjson::Document info(texts_.take());
     if (ask == "command") {
       tool_name = "execute_command";
       r.set("tool_name", tool_name).set_opt("command", text_);
@@ -208,7 +227,7 @@ class UiMessagesParser {
 
   // ask:"followup" text = {"question", "suggest":[{"answer","mode"?}]} (AskFollowupQuestionTool.ts:42-49).
   void followup(const rapidjson::Value& m) {
-    rapidjson::Document info;
+    rapidjson::Document info(texts_.take());
     const bool parsed = text_object(text_, info);
     auto question = parsed ? get_string(info, "question") : text_;
     if (api_holds(question, Kind::question)) {
@@ -220,10 +239,12 @@ class UiMessagesParser {
     r.text = question;
     r.set_opt("question", question);
     if (const rapidjson::Value* suggest = parsed ? member(info, "suggest") : nullptr; suggest && suggest->IsArray()) {
-      rapidjson::Document list(rapidjson::kArrayType);
+      // Built beside the text's DOM, in its pool (the text is parsed, or there is no suggest array).
+      rapidjson::Value list(rapidjson::kArrayType);
+      auto& allocator = info.GetAllocator();
       for (const auto& s : suggest->GetArray()) {
         auto t = s.IsString() ? std::optional<std::string>(s.GetString()) : get_string(s, "answer");
-        if (t) list.PushBack(rapidjson::Value(t->data(), t->size(), list.GetAllocator()), list.GetAllocator());
+        if (t) list.PushBack(rapidjson::Value(t->data(), t->size(), allocator), allocator);
       }
       r.set("suggestions", RawJson{to_json_text(list)});
     }
@@ -287,7 +308,7 @@ class UiMessagesParser {
     Row r = row("user_edit");
     r.role = "user";
     r.text = text_;
-    rapidjson::Document info;
+    rapidjson::Document info(texts_.take());
     if (text_object(text_, info)) {
       set_path(r, get_string(info, "path"));
       r.set_opt("diff", get_string(info, "diff"));
@@ -300,7 +321,7 @@ class UiMessagesParser {
     if (std::string_view(kind) == "subtask_result" || std::string_view(kind) == "task_resumed") r.role = "system";
     r.text = text_;
     r.set("ui_kind", ui_kind);
-    rapidjson::Document info;
+    rapidjson::Document info(texts_.take());
     if (ui_kind == "too_many_tools_warning" && text_object(text_, info))
       r.set_opt("tool_count", get_int(info, "toolCount"))
           .set_opt("server_count", get_int(info, "serverCount"))
@@ -310,6 +331,7 @@ class UiMessagesParser {
 
   const ParseContext& ctx_;
   const ConversationTexts* api_;
+  TextPool texts_;  // the embedded texts' DOMs
   const JsonRecord* rec_ = nullptr;
   std::optional<int64_t> ts_;
   std::optional<std::string> text_;

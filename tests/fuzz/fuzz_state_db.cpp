@@ -2,8 +2,8 @@
 // roo_extensions() order: core/state_vscdb_rows.cpp reads one database for each, the same code); the rest is a
 // state.vscdb, optionally followed by its -wal: when a WAL header magic (0x377f0682 or 0x377f0683) starts at a multiple
 // of 512 bytes, it is split there into db and wal (the corpus seeds are a selector byte, then `cat state.vscdb
-// state.vscdb-wal`). Checks, beyond no crash/leak/hang, that the reader leaves its scratch directory empty on every
-// input.
+// state.vscdb-wal`). Checks, beyond no crash/leak/hang, that the reader leaves its scratch directory empty after every
+// input with a WAL.
 #include <stdlib.h>
 
 #include <algorithm>
@@ -63,8 +63,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // A secret the WAL deleted is not also a live one (each secret row reported once).
   for (const std::string& k : r.secret_keys_deleted_in_wal)
     if (std::binary_search(r.secret_keys.begin(), r.secret_keys.end(), k)) abort();
+  // Only a read with a WAL writes there (core/state_db.h); listing the directory after every input was a twentieth
+  // of this target's time.
   std::error_code ec;
-  if (!std::filesystem::is_empty(scratch_dir(), ec) || ec) {
+  if (wal && (!std::filesystem::is_empty(scratch_dir(), ec) || ec)) {
     std::fprintf(stderr, "scratch directory not cleaned\n");
     abort();
   }

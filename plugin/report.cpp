@@ -200,6 +200,9 @@ Completeness completeness_of(const std::optional<tsk::Partition>& p, const PartR
     }
   c.rows = part.counts.rows;
 
+  if (p && p->pool_volume && !p->pool_volume->snapshots.empty())
+    c.skipped.push_back({"the volume's local snapshots", static_cast<int64_t>(p->pool_volume->snapshots.size()),
+                         "older states of the volume (apfs_volume.snapshots); roo-ingest does not read them yet"});
   if (!deep)
     c.skipped.push_back({"unallocated blocks, file slack and $OrphanFiles", std::nullopt,
                          "searched only with --deep; this run read allocated and deleted names under the catalog "
@@ -295,6 +298,21 @@ void pool_json(Pretty& w, const tsk::Partition& p) {
   w.Key("encrypted");
   w.Bool(v.encrypted);
   if (!v.password_hint.empty()) put(w, "password_hint", v.password_hint);
+  // Listed so the examiner knows older states of the volume exist; their files are not read yet (README).
+  w.Key("snapshots");
+  w.StartArray();
+  for (const tsk::PoolVolume::Snapshot& snap : v.snapshots) {
+    w.StartObject();
+    put(w, "name", snap.name);
+    put(w, "xid", static_cast<int64_t>(snap.xid));
+    put(w, "created", iso_from_fs_time(FsTime{static_cast<int64_t>(snap.created_ns / 1000000000),
+                                              static_cast<uint32_t>(snap.created_ns % 1000000000)}));
+    w.Key("dataless");
+    w.Bool(snap.dataless);
+    put(w, "read", std::string("no: roo-ingest does not read snapshots yet"));
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
 }
 

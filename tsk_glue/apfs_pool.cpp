@@ -153,6 +153,15 @@ std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t off
       vol.encrypted = info.encrypted;
       if (vol.password_hint.empty())
         vol.password_hint.assign(info.password_hint, strnlen(info.password_hint, sizeof info.password_hint));
+      apfs_snapshot_list* snapshots = nullptr;
+      if (tsk_apfs_list_snapshots(fs, &snapshots) == 0 && snapshots) {
+        for (size_t i = 0; i < snapshots->num_snapshots; ++i) {
+          const apfs_snapshot& snap = snapshots->snapshots[i];
+          vol.snapshots.push_back({snap.snap_xid, snap.timestamp, snap.name ? snap.name : "",
+                                   snap.dataless != 0});
+        }
+        tsk_apfs_free_snapshot_list(snapshots);
+      }
     }
     tsk_error_reset();
     if (fs) tsk_fs_close(fs);

@@ -45,6 +45,14 @@ struct PoolVolume {
   bool case_sensitive = false;
   bool encrypted = false;
   std::string password_hint;  // an encrypted volume's, when it keeps one
+  // Its local snapshots, as tsk_apfs_list_snapshots lists them (older states of the volume; not read yet).
+  struct Snapshot {
+    uint64_t xid = 0;             // the transaction the snapshot keeps
+    uint64_t created_ns = 0;      // its creation time, nanoseconds since 1970 (UTC)
+    std::string name;
+    bool dataless = false;
+  };
+  std::vector<Snapshot> snapshots;
 };
 
 // An APFS container (a pool, in libtsk's words) found in a partition, or at offset 0 of an image without a volume

@@ -214,6 +214,22 @@ class ApfsMac(unittest.TestCase):
         self.assertEqual(entries[2]["scan"]["roots_found"], [])
         self.assertEqual({r["source"]["pool_volume"]["name"] for r in rows}, {"Macintosh HD - Data"})
 
+    # A volume's local snapshots are listed in report.json as fsstat lists them (xid, creation time, name), and its
+    # completeness statement says they were not read (fixtures/README.md "Snapshot": the Data volume has one).
+    def test_snapshots_are_listed_and_said_unread(self):
+        img = apfs_image("macos-apfs-snap.E01")
+        fsstat = tsk("fsstat", "-o", str(self.APFS_SECTOR), "-P", "apfs", "-B", "1076", img)
+        listed = [(int(x), d + "T" + re.sub(r"\.0+$", "", t) + "Z", n) for x, d, t, n in
+                  re.findall(r"^\[(\d+)\] (\S+) (\S+) \(UTC\) (\S+)", fsstat, re.M)]
+        self.assertEqual(listed, [(1, "2026-04-23T08:00:00Z", "com.apple.TimeMachine.2026-04-23-080000.local")])
+        _, _, report = self.run_tool(img)
+        entries = {p["apfs_volume"]["name"]: p for p in report["partitions"] if "apfs_volume" in p}
+        data = entries["Macintosh HD - Data"]
+        self.assertEqual([(s["xid"], s["created"], s["name"]) for s in data["apfs_volume"]["snapshots"]], listed)
+        skipped = [o for o in data["completeness"]["skipped"] if "snapshots" in o["what"]]
+        self.assertEqual([o["count"] for o in skipped], [1])
+        self.assertEqual(entries["Macintosh HD"]["apfs_volume"]["snapshots"], [])
+
     # Every derived format carries the volume (docs/output-formats.md): roo.sqlite's partitions (one row per volume)
     # and sources, rows.csv's source_pool_volume, l2t.csv's extra, timeline.jsonl's source_pool_volume.
     def test_every_format_names_the_volume(self):

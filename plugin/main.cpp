@@ -121,10 +121,21 @@ Examples:
                "Scan file systems in this process instead of one child process each (debugging only: a libtsk "
                "crash then ends the whole run)");
 
+  // Run with nothing, the tool says what it needs rather than which option CLI11 checked first.
+  if (argc <= 1) {
+    std::fprintf(stderr,
+                 "roo-ingest: error: nothing to read: give an IMAGE (or --dir FOLDER) and -o OUTDIR, for example\n"
+                 "  roo-ingest suspect.E01 -o out/\n"
+                 "Run with --help for every option.\n");
+    return roo::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : roo::kExitUsage;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // Every error line of the tool starts alike, so a wrapper (the Autopsy module) and a reader find it.
+    std::fprintf(stderr, "roo-ingest: error: %s\nRun with --help for more information.\n", e.what());
+    return roo::kExitUsage;
   }
   opts.isolate = !no_isolate;
   roo::progress_init(opts.quiet             ? roo::ProgressMode::off

@@ -425,6 +425,17 @@ class E2E(unittest.TestCase):
         self.assertEqual(proc.returncode, 2)
 
     def test_errors(self):
+        # Errors of the command line itself: one prefix for every error line, exit 2, and with no argument at all
+        # what the tool needs.
+        for args, says in (([], "give an IMAGE (or --dir FOLDER) and -o OUTDIR"),
+                           (["--bogus", "x.E01", "-o", "o"], "--bogus"),
+                           (["--threads", "abc", "x.E01", "-o", "o"], "--threads"),
+                           (["x.E01"], "--out")):
+            proc = subprocess.run([BINARY, *args], capture_output=True, text=True, cwd=self.tmp)
+            self.assertEqual(proc.returncode, 2, args)
+            self.assertTrue(proc.stderr.startswith("roo-ingest: error: "), proc.stderr)
+            self.assertIn(says, proc.stderr.splitlines()[0])
+        self.assertEqual(os.listdir(self.tmp), [])  # nothing written
         # The evidence in a folder of its own: OUTDIR may not be below the folder that holds an image.
         evidence = os.path.join(self.tmp, "evidence")
         os.mkdir(evidence)

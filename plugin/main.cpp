@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
       "roo-ingest"};
   app.footer(std::string(R"(Outputs in OUTDIR (written under temporary names, moved into place when complete; docs/output-formats.md):
   rows.jsonl      one row per fact: the reference output, always written (docs/row-contract.md)
-  roo.body        mactime body file; merge with `fls -r -m /` output and run `mactime -b`
+  roo.body        mactime body file; merge it with fls -m output (the summary prints each file system's fls line)
   timeline.jsonl  Timesketch JSONL, one event per timed row (import in Timesketch as a JSONL timeline)
   l2t.csv         log2timeline l2tcsv (17 fields), one line per timed row, sorted by time, in the --tz zone
   rows.csv        every row with every field, one column per field, times in the --tz zone and UTC
@@ -63,7 +63,7 @@ Examples:
   roo-ingest suspect.E01 -o out/ --verify        # hash the image first; exit 7 if the E01's MD5/SHA-1 differ
   roo-ingest suspect.E01 -o out/ --deep          # also $OrphanFiles and carving of unallocated space and slack
   roo-ingest suspect.E01 -o out/ --threads 4     # at most 4 worker threads (default: one per CPU core)
-  cat <(fls -r -m / suspect.E01) out/roo.body | mactime -d -y    # one timeline with the file system
+  (fls -o 2048 -r -m /p1/ suspect.E01; cat out/roo.body) | mactime -d -y   # with a file system (see the summary)
   sqlite3 out/roo.sqlite "SELECT time_utc, kind, json_extract(row_json, '$.text') FROM rows
                           WHERE kind = 'command' ORDER BY time_utc"
 

@@ -670,6 +670,47 @@ std::string run_report_json(const RunReport& r) {
   return std::string(buf.GetString(), buf.GetSize()) + "\n";
 }
 
+// A word for a POSIX shell: as it is when it holds only safe bytes, else in single quotes.
+std::string shell_word(const std::string& s) {
+  const bool safe = !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                      "@%+=:,./_-") == std::string::npos;
+  if (safe) return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// The fls line of each file system searched, and one command that merges them with roo.body into a mactime timeline.
+// fls needs the partition's sector offset (and for an APFS volume the pool type and the volume's block) on a
+// partitioned image, where a bare `fls -r -m /` finds no file system; each gets a name prefix of its own (/p<index>/,
+// /p<index>v<volume>/) so the merged timeline tells the file systems apart.
+std::string file_system_timeline_commands(const RunReport& r) {
+  if (!r.image || r.evidence_paths.empty()) return {};
+  std::vector<std::string> lines;
+  std::string images;
+  for (const std::string& p : r.evidence_paths) images += " " + shell_word(p);
+  for (const auto& [p, part] : r.partitions) {
+    if (!p || part.status != PartStatus::parsed) continue;
+    std::string line = "fls -o " + std::to_string(p->offset_bytes / r.image->sector_size);
+    std::string prefix = "/p" + std::to_string(p->index);
+    if (p->pool_volume) {
+      line += " -P apfs -B " + std::to_string(p->pool_volume->block);
+      prefix += "v" + std::to_string(p->pool_volume->index);
+    }
+    lines.push_back(line + " -r -m " + prefix + "/" + images);
+  }
+  if (lines.empty()) return {};
+  std::string out = "  file-system timeline (mactime body lines of each file system searched):\n";
+  std::string merged;
+  for (const std::string& l : lines) {
+    out += "    " + l + "\n";
+    merged += l + "; ";
+  }
+  const std::string body = shell_word((std::filesystem::path(r.out_dir.empty() ? "." : r.out_dir) / "roo.body").string());
+  out += "  merged with roo.body: (" + merged + "cat " + body + ") | mactime -d -y\n";
+  return out;
+}
+
 std::string run_summary(const RunReport& r) {
   std::string out = "roo-ingest " ROO_INGEST_VERSION " — " + r.evidence_kind + " " +
                     (r.evidence_paths.empty() ? "" : r.evidence_paths.front()) + "\n";
@@ -714,6 +755,7 @@ std::string run_summary(const RunReport& r) {
   for (const auto& [k, n] : r.totals.by_kind) out += "  " + k + "=" + std::to_string(n);
   out += "\n";
   out += completeness_paragraph(r);
+  out += file_system_timeline_commands(r);
   for (const std::string& warning : r.warnings) out += "  WARNING: " + warning + "\n";
   if (r.verification)
     out += std::string("  ") +

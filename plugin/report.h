@@ -74,6 +74,7 @@ const rapidjson::Value* scan_section(const PartReport& part);
 
 struct RunReport {
   std::vector<std::string> command_line;
+  std::string out_dir;  // -o as given: the summary's commands name the outputs there
   std::string evidence_kind;  // image, folder
   std::vector<std::string> evidence_paths;
   std::optional<tsk::ImageInfo> image;

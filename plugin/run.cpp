@@ -598,6 +598,7 @@ std::optional<OutputDir> open_output_dir(const RunOptions& opts, std::string* er
 std::vector<PartitionJob> plan_jobs(const RunOptions& opts, std::unique_ptr<tsk::Image> image, RunReport& report) {
   std::vector<PartitionJob> jobs;
   report.command_line = opts.command_line;
+  report.out_dir = opts.out_dir;
   report.verify_requested = opts.verify;
   report.deep = opts.deep;
   if (!image) {

@@ -214,6 +214,20 @@ class ApfsMac(unittest.TestCase):
         self.assertEqual(entries[2]["scan"]["roots_found"], [])
         self.assertEqual({r["source"]["pool_volume"]["name"] for r in rows}, {"Macintosh HD - Data"})
 
+    # The summary's fls line of each APFS volume names the pool type and the volume's block, and runs as printed.
+    def test_summary_fls_lines_name_each_volume(self):
+        img = apfs_image(self.GPT)
+        out = os.path.join(self.tmp, "summary")
+        proc = subprocess.run([BINARY, img, "-o", out], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        fls_lines = [l.strip() for l in proc.stdout.splitlines() if l.startswith("    fls ")]
+        self.assertEqual(fls_lines, ["fls -o 40 -r -m /p4/ " + img,  # the EFI system partition (FAT)
+                                     "fls -o 8232 -P apfs -B 1072 -r -m /p5v0/ " + img,
+                                     "fls -o 8232 -P apfs -B 1076 -r -m /p5v1/ " + img,
+                                     "fls -o 8232 -P apfs -B 1087 -r -m /p5v2/ " + img])
+        data = subprocess.run(fls_lines[2].split(), capture_output=True, text=True, check=True).stdout
+        self.assertIn("|/p5v1/Users/grace/", data)
+
     # A volume's local snapshots are listed in report.json as fsstat lists them (xid, creation time, name), and its
     # completeness statement says they were not read (fixtures/README.md "Snapshot": the Data volume has one).
     def test_snapshots_are_listed_and_said_unread(self):

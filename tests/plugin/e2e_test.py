@@ -257,6 +257,25 @@ class E2E(unittest.TestCase):
         self.assertTrue(any(line.startswith(first["time_utc"][:19] + "Z") for line in roo_lines))
         self.assertTrue(all(",macb," in line for line in roo_lines))
 
+    # The summary prints the fls line of each file system searched (with its sector offset: a bare fls -r -m / finds
+    # no file system on a partitioned image) and one command that merges them with roo.body; run as printed, it gives
+    # a mactime timeline holding every body line and each file system's entries under its own prefix.
+    def test_summary_prints_the_fls_lines_that_merge(self):
+        out, proc = self.run_tool(images("demo.E01"), quiet=False)
+        lines = proc.stdout.splitlines()
+        fls_lines = [l.strip() for l in lines if l.startswith("    fls ")]
+        self.assertEqual(fls_lines, ["fls -o 2048 -r -m /p4/ " + images("demo.E01"),
+                                     "fls -o 10240 -r -m /p5/ " + images("demo.E01")])  # mmls: slots 004, 005
+        merged = [l for l in lines if l.startswith("  merged with roo.body: ")]
+        self.assertEqual(len(merged), 1)
+        command = merged[0][len("  merged with roo.body: "):]
+        timeline = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=True).stdout
+        with open(os.path.join(out, "roo.body"), encoding="utf-8") as f:
+            body = f.read().splitlines()
+        self.assertEqual(len([l for l in timeline.splitlines() if '"roo-code ' in l]), len(body))
+        self.assertIn("/p4/home/alice/", timeline)
+        self.assertIn("/p5/Users/bob/", timeline)
+
     def run_crashing_ntfs_worker(self, threads):
         """demo.E01 with the NTFS partition's worker dying after its first source file that gave rows: exit 5, the
         ext4 partition's rows complete, one body line per kept timed row; returns (NTFS rows kept, report, body)."""

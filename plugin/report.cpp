@@ -432,6 +432,13 @@ std::string part_report_json(const PartReport& part) {
   w.StartObject();
   for (const auto& [k, n] : part.counts.by_kind) put(w, k.c_str(), n);
   w.EndObject();
+  for (const auto& [key, counts] : {std::pair{"decisions", &part.counts.decisions},
+                                    std::pair{"recovered", &part.counts.recovered}}) {
+    w.Key(key);
+    w.StartObject();
+    for (const auto& [k, n] : *counts) put(w, k.c_str(), n);
+    w.EndObject();
+  }
   w.Key("tasks");
   w.StartArray();
   for (const auto& [id, t] : part.counts.tasks) {
@@ -499,6 +506,10 @@ PartReport parse_part_report(const std::string& json) {
     part.counts.rows = c["rows"].GetInt64();
     part.counts.body_lines = c["body_lines"].GetInt64();
     for (const auto& k : c["by_kind"].GetObject()) part.counts.by_kind[k.name.GetString()] = k.value.GetInt64();
+    for (const auto& [key, counts] : {std::pair{"decisions", &part.counts.decisions},
+                                      std::pair{"recovered", &part.counts.recovered}})
+      if (c.HasMember(key) && c[key].IsObject())
+        for (const auto& k : c[key].GetObject()) (*counts)[k.name.GetString()] = k.value.GetInt64();
     for (const auto& t : c["tasks"].GetArray())
       part.counts.tasks[t["session_id"].GetString()] = {t["surface"].GetString(), t["title"].GetString(),
                                                          t["rows"].GetInt64()};
@@ -514,6 +525,9 @@ void RowCounts::emit(const Row& row) {
   ++rows;
   ++by_kind[row.kind];
   if (body_time(row)) ++body_lines;  // the same test the body file uses
+  if (row.kind == "permission_decision")
+    if (const std::string* decision = row.string_field("decision")) ++decisions[*decision];
+  if (row.source && row.source->file.recovery != Recovery::allocated) ++recovered[recovery_name(row.source->file.recovery)];
   if (!row.identity || !row.identity->session_id) return;
   Task& t = tasks[*row.identity->session_id];
   ++t.rows;
@@ -525,6 +539,8 @@ void RowCounts::merge(const RowCounts& o) {
   rows += o.rows;
   body_lines += o.body_lines;
   for (const auto& [k, n] : o.by_kind) by_kind[k] += n;
+  for (const auto& [k, n] : o.decisions) decisions[k] += n;
+  for (const auto& [k, n] : o.recovered) recovered[k] += n;
   for (const auto& [id, t] : o.tasks) {
     Task& mine = tasks[id];
     mine.rows += t.rows;
@@ -670,6 +686,36 @@ std::string run_report_json(const RunReport& r) {
   return std::string(buf.GetString(), buf.GetSize()) + "\n";
 }
 
+// What an examiner asks first, and where to look: tasks, commands, decisions (denials apart from approvals), edits,
+// rows recovered from deleted or carved data; then which output to open first.
+std::string headline(const RunReport& r) {
+  auto count = [&](const char* kind) {
+    auto it = r.totals.by_kind.find(kind);
+    return it == r.totals.by_kind.end() ? int64_t{0} : it->second;
+  };
+  std::string out = "  headline: " + std::to_string(count("task")) + " task(s), " + std::to_string(count("command")) +
+                    " command(s), " + std::to_string(count("permission_decision")) + " permission decision(s)";
+  std::string parts;
+  for (const auto& [decision, n] : r.totals.decisions) parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + decision;
+  if (!parts.empty()) out += " (" + parts + ")";
+  out += ", " + std::to_string(count("file_edit")) + " file edit(s)";
+  int64_t recovered = 0;
+  parts.clear();
+  for (const auto& [how, n] : r.totals.recovered) {
+    recovered += n;
+    parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + how;
+  }
+  out += "; " + std::to_string(recovered) + " row(s) from files that are not allocated" +
+         (parts.empty() ? std::string() : " (" + parts + ")") + "\n";
+  if (r.outputs) {
+    const std::string dir = r.out_dir.empty() ? std::string(".") : r.out_dir;
+    out += "  outputs in " + dir + ": open report.html first; timelines: timeline.jsonl (Timesketch), l2t.csv "
+           "(log2timeline), roo.body (mactime); every row: rows.jsonl, rows.csv, roo.sqlite (those written: "
+           "report.json outputs)\n";
+  }
+  return out;
+}
+
 // A word for a POSIX shell: as it is when it holds only safe bytes, else in single quotes.
 std::string shell_word(const std::string& s) {
   const bool safe = !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -755,6 +801,7 @@ std::string run_summary(const RunReport& r) {
   for (const auto& [k, n] : r.totals.by_kind) out += "  " + k + "=" + std::to_string(n);
   out += "\n";
   out += completeness_paragraph(r);
+  out += headline(r);
   out += file_system_timeline_commands(r);
   for (const std::string& warning : r.warnings) out += "  WARNING: " + warning + "\n";
   if (r.verification)

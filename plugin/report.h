@@ -31,6 +31,9 @@ class RowCounts : public RowSink {
   int64_t body_lines = 0;
   std::map<std::string, int64_t> by_kind;
   std::map<std::string, Task> tasks;  // by session id
+  // The summary's headline beyond the kinds: permission decisions by decision ("approved", "denied", …) and rows by
+  // the recovery class of a source that is not an allocated file ("deleted", "carved", …).
+  std::map<std::string, int64_t> decisions, recovered;
 };
 
 // What became of a partition's or folder's file system. report.json and the summary give it by part_status_name.

@@ -276,6 +276,33 @@ class E2E(unittest.TestCase):
         self.assertIn("/p4/home/alice/", timeline)
         self.assertIn("/p5/Users/bob/", timeline)
 
+    # The summary's headline counts what an examiner asks first, each counted here from rows.jsonl itself: tasks,
+    # commands, permission decisions by decision, file edits, rows from files that are not allocated by recovery
+    # class; then where the outputs are and which to open first.
+    def test_summary_headline_counts_what_the_rows_hold(self):
+        from collections import Counter
+        for name, image in (("demo", "demo.E01"), ("recovery", "recovery-ntfs.E01")):
+            out, proc = self.run_tool(images(image), out_name=name, quiet=False)
+            rows = read_rows(out)
+            kinds = Counter(r["kind"] for r in rows)
+            decisions = Counter(r["decision"] for r in rows if r["kind"] == "permission_decision")
+            recovered = Counter(r["source"]["recovery"] for r in rows
+                                if r["source"] and r["source"]["recovery"] != "allocated")
+            wanted = (f"  headline: {kinds['task']} task(s), {kinds['command']} command(s), "
+                      f"{kinds['permission_decision']} permission decision(s)")
+            if decisions:
+                wanted += " (" + ", ".join(f"{n} {d}" for d, n in sorted(decisions.items())) + ")"
+            wanted += f", {kinds['file_edit']} file edit(s); {sum(recovered.values())} row(s) from files that are not allocated"
+            if recovered:
+                wanted += " (" + ", ".join(f"{n} {h}" for h, n in sorted(recovered.items())) + ")"
+            lines = proc.stdout.splitlines()
+            self.assertIn(wanted, lines)
+            self.assertTrue(any(l.startswith(f"  outputs in {out}: open report.html first") for l in lines))
+            if name == "demo":
+                self.assertGreater(decisions["denied"], 0)  # denials apart from approvals
+            else:
+                self.assertGreater(recovered["deleted"], 0)
+
     def run_crashing_ntfs_worker(self, threads):
         """demo.E01 with the NTFS partition's worker dying after its first source file that gave rows: exit 5, the
         ext4 partition's rows complete, one body line per kept timed row; returns (NTFS rows kept, report, body)."""

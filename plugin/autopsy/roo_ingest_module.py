@@ -17,6 +17,9 @@ holds is in roo_mapping.py (pure Python, tested on real rows.jsonl files); this 
      Timeline with a readable description; post them in batches;
   4. add report.html (else report.json) to the case's reports and post an ingest message with the counts.
 
+Settings (the executable, --native) live as strings in Autopsy's GenericIngestModuleJobSettings, which Autopsy
+serialises with the job; ingest inbox messages are HTML, so every text in them is escaped (roo_mapping.html_text).
+
 Install: copy this folder (roo_ingest_module.py + roo_mapping.py) into Autopsy's python_modules folder as one
 sub-folder (Tools > Python Plugins opens it). See docs/autopsy.md.
 """
@@ -34,10 +37,10 @@ from javax.swing import BoxLayout, JCheckBox, JLabel, JTextField
 from org.sleuthkit.autopsy.casemodule import Case
 from org.sleuthkit.autopsy.coreutils import Logger
 from org.sleuthkit.autopsy.ingest import DataSourceIngestModule
+from org.sleuthkit.autopsy.ingest import GenericIngestModuleJobSettings
 from org.sleuthkit.autopsy.ingest import IngestMessage
 from org.sleuthkit.autopsy.ingest import IngestModule
 from org.sleuthkit.autopsy.ingest import IngestModuleFactoryAdapter
-from org.sleuthkit.autopsy.ingest import IngestModuleIngestJobSettings
 from org.sleuthkit.autopsy.ingest import IngestModuleIngestJobSettingsPanel
 from org.sleuthkit.autopsy.ingest import IngestServices
 from org.sleuthkit.autopsy.ingest.IngestModule import IngestModuleException
@@ -61,6 +64,39 @@ POLL_MILLISECONDS = 500
 def _is_executable(path):
     f = File(path)
     return f.isFile() and f.canExecute()
+
+
+def _get_setting(settings, key):
+    """A stored string of a GenericIngestModuleJobSettings, or None. Its Java source
+    (Core/src/org/sleuthkit/autopsy/ingest/GenericIngestModuleJobSettings.java) names the accessors getSettings /
+    setSettings; many Python modules for Autopsy call getSetting / setSetting, so a class with those names works too."""
+    if hasattr(settings, "getSettings"):
+        return settings.getSettings(key)
+    return settings.getSetting(key)
+
+
+def _set_setting(settings, key, value):
+    if hasattr(settings, "setSettings"):
+        settings.setSettings(key, value)
+    else:
+        settings.setSetting(key, value)
+
+
+def _store_settings(settings, binary_path, native):
+    for key, value in roo_mapping.settings_to_strings(binary_path, native).items():
+        _set_setting(settings, key, value)
+    return settings
+
+
+def _generic_settings(settings):
+    """settings as a GenericIngestModuleJobSettings, or None when they hold nothing of this module's. An object with
+    binary_path / native attributes (what this module's own settings class held before) is converted."""
+    if isinstance(settings, GenericIngestModuleJobSettings):
+        return settings
+    if settings is not None and hasattr(settings, "binary_path"):
+        return _store_settings(GenericIngestModuleJobSettings(), getattr(settings, "binary_path", ""),
+                               bool(getattr(settings, "native", False)))
+    return None
 
 
 def _read_text(path):
@@ -90,14 +126,15 @@ class RooIngestModuleFactory(IngestModuleFactoryAdapter):
         return MODULE_VERSION
 
     def getDefaultIngestJobSettings(self):
-        return RooIngestJobSettings()
+        return _store_settings(GenericIngestModuleJobSettings(), "", False)
 
     def hasIngestJobSettingsPanel(self):
         return True
 
     def getIngestJobSettingsPanel(self, settings):
-        if not isinstance(settings, RooIngestJobSettings):
-            settings = RooIngestJobSettings()
+        settings = _generic_settings(settings)
+        if settings is None:
+            settings = self.getDefaultIngestJobSettings()
         self.settings = settings
         return RooIngestJobSettingsPanel(settings)
 
@@ -105,20 +142,11 @@ class RooIngestModuleFactory(IngestModuleFactoryAdapter):
         return True
 
     def createDataSourceIngestModule(self, settings):
-        if not isinstance(settings, RooIngestJobSettings):
-            settings = self.settings if isinstance(self.settings, RooIngestJobSettings) else RooIngestJobSettings()
+        # The job's own settings first; then the ones the panel last showed; else the defaults.
+        settings = _generic_settings(settings)
+        if settings is None:
+            settings = self.settings if self.settings is not None else self.getDefaultIngestJobSettings()
         return RooIngestModule(settings)
-
-
-class RooIngestJobSettings(IngestModuleIngestJobSettings):
-    # Serialised by Autopsy with the ingest job: plain strings and booleans only.
-
-    def __init__(self):
-        self.binary_path = ""
-        self.native = False
-
-    def getVersionNumber(self):
-        return 1
 
 
 class RooIngestJobSettingsPanel(IngestModuleIngestJobSettingsPanel):
@@ -126,18 +154,17 @@ class RooIngestJobSettingsPanel(IngestModuleIngestJobSettingsPanel):
 
     def __init__(self, settings):
         self.local_settings = settings
+        binary_path, native = roo_mapping.settings_from_strings(lambda key: _get_setting(settings, key))
         self.setLayout(BoxLayout(self, BoxLayout.Y_AXIS))
         self.add(JLabel("roo-ingest executable (empty: $PATH, then /usr/bin/roo-ingest):"))
-        self.path_field = JTextField(settings.binary_path or "", 40)
+        self.path_field = JTextField(binary_path, 40)
         self.add(self.path_field)
         self.native_box = JCheckBox("Keep each record's verbatim JSON (--native)")
-        self.native_box.setSelected(bool(settings.native))
+        self.native_box.setSelected(native)
         self.add(self.native_box)
 
     def getSettings(self):
-        self.local_settings.binary_path = self.path_field.getText().strip()
-        self.local_settings.native = bool(self.native_box.isSelected())
-        return self.local_settings
+        return _store_settings(self.local_settings, self.path_field.getText(), bool(self.native_box.isSelected()))
 
 
 class RooIngestModule(DataSourceIngestModule):
@@ -148,7 +175,9 @@ class RooIngestModule(DataSourceIngestModule):
         self._logger.log(level, msg)
 
     def __init__(self, settings):
-        self.settings = settings if settings is not None else RooIngestJobSettings()
+        settings = _generic_settings(settings)
+        self.binary_path, self.native = roo_mapping.settings_from_strings(
+            (lambda key: _get_setting(settings, key)) if settings is not None else (lambda key: None))
         self.context = None
         self.binary = None
         self.progress_json = False
@@ -161,9 +190,9 @@ class RooIngestModule(DataSourceIngestModule):
 
     def startUp(self, context):
         self.context = context
-        self.binary = roo_mapping.find_binary(self.settings.binary_path, os.environ, _is_executable)
+        self.binary = roo_mapping.find_binary(self.binary_path, os.environ, _is_executable)
         if self.binary is None:
-            where = self.settings.binary_path or "$PATH, /usr/bin/roo-ingest, /usr/local/bin/roo-ingest"
+            where = self.binary_path or "$PATH, /usr/bin/roo-ingest, /usr/local/bin/roo-ingest"
             raise IngestModuleException(
                 "roo-ingest was not found or is not executable (looked at: %s). Install the roo-ingest Debian "
                 "package, or set the executable in this module's settings." % where)
@@ -209,7 +238,7 @@ class RooIngestModule(DataSourceIngestModule):
         out_dir = os.path.join(module_dir, roo_mapping.output_dir_name(dataSource.getId()))
         if not os.path.isdir(out_dir):
             os.makedirs(out_dir)
-        extra = ["--native"] if self.settings.native else []
+        extra = ["--native"] if self.native else []
         cmd = roo_mapping.build_command(self.binary, paths, out_dir, self.progress_json, extra)
         self.log(Level.INFO, "running: " + " ".join(cmd))
         code = self._run_tool(cmd, out_dir + ".stdout.txt", out_dir + ".stderr.txt", progressBar)
@@ -409,11 +438,14 @@ class RooIngestModule(DataSourceIngestModule):
         return found
 
     def _message(self, message_type, subject, details=None):
+        """Every inbox message goes through here: the log gets the plain text, the inbox (HTML) the escaped text."""
         self.log(Level.INFO, subject + ((": " + details) if details else ""))
         if details:
-            message = IngestMessage.createMessage(message_type, roo_mapping.MODULE_NAME, subject, details)
+            message = IngestMessage.createMessage(message_type, roo_mapping.MODULE_NAME,
+                                                  roo_mapping.html_text(subject), roo_mapping.html_text(details))
         else:
-            message = IngestMessage.createMessage(message_type, roo_mapping.MODULE_NAME, subject)
+            message = IngestMessage.createMessage(message_type, roo_mapping.MODULE_NAME,
+                                                  roo_mapping.html_text(subject))
         IngestServices.getInstance().postMessage(message)
 
 

@@ -812,3 +812,40 @@ def batches(items, size=POST_BATCH_SIZE):
             batch = []
     if batch:
         yield batch
+
+
+# -- job settings ----------------------------------------------------------------------------------------------
+# Autopsy keeps a job's settings by Java serialisation, which a Python subclass of IngestModuleIngestJobSettings does
+# not survive; the module therefore keeps them as strings in Autopsy's GenericIngestModuleJobSettings (a string ->
+# string map). These are its keys and how their strings read (docs/autopsy.md, "Settings").
+SETTING_BINARY_PATH = "binary_path"
+SETTING_NATIVE = "native"
+
+
+def settings_to_strings(binary_path, native):
+    """{key: string} to store for a configured executable (empty: search) and the --native choice."""
+    return {SETTING_BINARY_PATH: (binary_path or "").strip(), SETTING_NATIVE: "true" if native else "false"}
+
+
+def settings_from_strings(get):
+    """(executable path or "", native) from get(key) -> stored string or None (None: never set, the defaults)."""
+    binary_path = get(SETTING_BINARY_PATH)
+    native = get(SETTING_NATIVE)
+    return ("%s" % binary_path).strip() if binary_path is not None else "", \
+        native is not None and ("%s" % native).strip().lower() == "true"
+
+
+# -- ingest inbox ----------------------------------------------------------------------------------------------
+_HTML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'", "&#39;"))
+
+
+def html_text(text):
+    """text made safe for an IngestMessage, whose subject and details Autopsy shows as HTML: the markup characters
+    escaped (& first, so nothing is escaped twice) and line breaks kept as <br>. None is the empty text."""
+    if text is None:
+        return ""
+    if not isinstance(text, STRING_TYPES):
+        text = "%s" % (text,)
+    for raw, escaped in _HTML_ESCAPES:
+        text = text.replace(raw, escaped)
+    return text.replace("\r\n", "\n").replace("\n", "<br>")

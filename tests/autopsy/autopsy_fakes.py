@@ -592,6 +592,40 @@ class _Base(object):
     pass
 
 
+class GenericIngestModuleJobSettings(object):
+    """org.sleuthkit.autopsy.ingest.GenericIngestModuleJobSettings, as Autopsy's
+    Core/src/org/sleuthkit/autopsy/ingest/GenericIngestModuleJobSettings.java declares it: a public no-argument
+    constructor, long getVersionNumber() (1), String getSettings(String key) (null for a missing key),
+    void setSettings(String key, String value), void removeSettings(String key), over a HashMap<String, String>.
+    A Java object takes no new Python attributes: __slots__ makes `settings.binary_path = x` fail here too."""
+    __slots__ = ("_settings",)
+
+    def __init__(self):
+        self._settings = {}
+
+    def getVersionNumber(self):  # noqa: N802
+        return 1
+
+    def getSettings(self, key):  # noqa: N802
+        return self._settings.get(key)
+
+    def setSettings(self, key, value):  # noqa: N802
+        self._settings[key] = value
+
+    def removeSettings(self, key):  # noqa: N802
+        self._settings.pop(key, None)
+
+    def serialised(self):
+        """What Java serialisation keeps of it (its map), for a test's round trip; not part of the Java API."""
+        return dict(self._settings)
+
+    @staticmethod
+    def deserialised(settings):
+        out = GenericIngestModuleJobSettings()
+        out._settings.update(settings)
+        return out
+
+
 class IngestModuleIngestJobSettingsPanel(object):
     def setLayout(self, layout):
         pass
@@ -642,7 +676,8 @@ def install():
     _module("org.sleuthkit.autopsy")
     _module("org.sleuthkit.autopsy.casemodule", Case=Case)
     _module("org.sleuthkit.autopsy.coreutils", Logger=Logger)
-    _module("org.sleuthkit.autopsy.ingest", DataSourceIngestModule=_Base, IngestMessage=IngestMessage,
+    _module("org.sleuthkit.autopsy.ingest", DataSourceIngestModule=_Base,
+            GenericIngestModuleJobSettings=GenericIngestModuleJobSettings, IngestMessage=IngestMessage,
             IngestModule=IngestModule, IngestModuleFactoryAdapter=_Base, IngestModuleIngestJobSettings=_Base,
             IngestModuleIngestJobSettingsPanel=IngestModuleIngestJobSettingsPanel, IngestServices=IngestServices)
     _module("org.sleuthkit.autopsy.ingest.IngestModule", IngestModuleException=IngestModuleException)

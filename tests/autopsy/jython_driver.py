@@ -26,6 +26,14 @@ def write_json(path, value):
         f.write(text)
 
 
+HTML_SAMPLES = ['/cases/Case <b>&"/x', "two\nlines\r\nend", "it's > 5", "", None, 42]
+
+
+def roo_mapping_html():
+    import roo_mapping
+    return [roo_mapping.html_text(t) for t in HTML_SAMPLES]
+
+
 def main(argv):
     mode, repo = argv[1], argv[2]
     sys.path.insert(0, os.path.join(repo, "plugin", "autopsy"))
@@ -45,16 +53,21 @@ def main(argv):
         sk_case = fakes.SleuthkitCase(fakes.table_lookup(lookup))
         fakes.Case.current = fakes.Case(module_dir, sk_case)
         factory = module.RooIngestModuleFactory()
+        # (the panel needs a real java.awt.Container under Jython: the settings are set as the panel stores them)
         settings = factory.getDefaultIngestJobSettings()
-        settings.binary_path = binary
-        mod = factory.createDataSourceIngestModule(settings)
+        settings.setSettings("binary_path", binary)
+        stored = settings.serialised()
+        # a new factory, as in a later session, gets the settings back from their serialised form
+        factory = module.RooIngestModuleFactory()
+        mod = factory.createDataSourceIngestModule(fakes.GenericIngestModuleJobSettings.deserialised(stored))
         mod.startUp(fakes.Context())
         image = fakes.Image(ds_id, os.path.basename(images[0]), images)
         result = mod.process(image, fakes.ProgressBar())
         write_json(out, {"result": result, "interpreter": sys.platform,
                          "artifacts": fakes.artifacts_as_json(sk_case.getBlackboard().artifacts),
                          "batches": [list(b) for b in fakes.RECORD.batches],
-                         "messages": [list(msg) for msg in fakes.RECORD.messages],
+                         "messages": [list(msg) for msg in fakes.RECORD.messages], "settings": stored,
+                         "html": roo_mapping_html(),
                          "reports": [list(r) for r in fakes.RECORD.reports]})
         return 0
     raise SystemExit("unknown mode " + mode)

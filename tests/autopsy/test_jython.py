@@ -79,9 +79,10 @@ class UnderJython(unittest.TestCase):
         cpython_dir = os.path.join(self.tmp, "cpython")
         os.mkdir(cpython_dir)
         fakes.Case.current = fakes.Case(cpython_dir, sk_case)
-        settings = module.RooIngestJobSettings()
-        settings.binary_path = common.BINARY
-        mod = module.RooIngestModuleFactory().createDataSourceIngestModule(settings)
+        factory = module.RooIngestModuleFactory()
+        settings = factory.getDefaultIngestJobSettings()
+        settings.setSettings(m.SETTING_BINARY_PATH, common.BINARY)
+        mod = factory.createDataSourceIngestModule(settings)
         mod.startUp(fakes.Context())
         self.assertEqual(mod.process(fakes.Image(ds_id, "demo.E01", image), fakes.ProgressBar()), "OK")
         expected = fakes.artifacts_as_json(sk_case.getBlackboard().artifacts)
@@ -109,6 +110,12 @@ class UnderJython(unittest.TestCase):
             self.assertEqual(a, b, "artifact %d differs under Jython" % i)
         self.assertEqual(got["batches"], expected_batches)
         self.assertEqual(len(got["reports"]), 1)
+        # the settings panel's choice, through the serialised form, under Jython
+        self.assertEqual(got["settings"], {m.SETTING_BINARY_PATH: common.BINARY, m.SETTING_NATIVE: "false"})
+        # inbox text escaped as under CPython
+        import jython_driver
+        self.assertEqual(got["html"], [m.html_text(t) for t in jython_driver.HTML_SAMPLES])
+        self.assertEqual(got["html"][0], "/cases/Case &lt;b&gt;&amp;&quot;/x")
 
 
 if __name__ == "__main__":

@@ -70,8 +70,9 @@ class FakeAutopsy(unittest.TestCase):
         factory = module.RooIngestModuleFactory()
         self.assertTrue(factory.isDataSourceIngestModuleFactory())
         settings = factory.getDefaultIngestJobSettings()
-        settings.binary_path = binary
-        settings.native = native
+        self.assertIsInstance(settings, fakes.GenericIngestModuleJobSettings)
+        settings.setSettings(m.SETTING_BINARY_PATH, binary)
+        settings.setSettings(m.SETTING_NATIVE, "true" if native else "false")
         return factory.createDataSourceIngestModule(settings)
 
     def fake_tool(self):
@@ -103,7 +104,87 @@ class FakeAutopsy(unittest.TestCase):
         panel.path_field.setText(" /opt/roo-ingest ")
         panel.native_box.setSelected(True)
         settings = panel.getSettings()
-        self.assertEqual((settings.binary_path, settings.native), ("/opt/roo-ingest", True))
+        self.assertEqual((settings.getSettings(m.SETTING_BINARY_PATH), settings.getSettings(m.SETTING_NATIVE)),
+                         ("/opt/roo-ingest", "true"))
+        mod = factory.createDataSourceIngestModule(settings)
+        self.assertEqual((mod.binary_path, mod.native), ("/opt/roo-ingest", True))
+
+    # -- settings ------------------------------------------------------------------------------------------
+
+    def test_settings_survive_a_round_trip(self):
+        """Autopsy serialises the job's GenericIngestModuleJobSettings and hands them back to a new factory in a
+        later session: the panel's choices reach the new module, which runs the configured executable."""
+        tool = self.fake_tool()
+        factory = module.RooIngestModuleFactory()
+        panel = factory.getIngestJobSettingsPanel(factory.getDefaultIngestJobSettings())
+        panel.path_field.setText(tool + "  ")
+        panel.native_box.setSelected(True)
+        stored = panel.getSettings().serialised()
+        self.assertEqual(stored, {m.SETTING_BINARY_PATH: tool, m.SETTING_NATIVE: "true"})
+
+        restored = fakes.GenericIngestModuleJobSettings.deserialised(stored)
+        later = module.RooIngestModuleFactory()
+        again = later.getIngestJobSettingsPanel(restored)  # the panel shows what was chosen
+        self.assertEqual((again.path_field.getText(), again.native_box.isSelected()), (tool, True))
+        mod = later.createDataSourceIngestModule(restored)
+        self.assertEqual((mod.binary_path, mod.native), (tool, True))
+        mod.startUp(fakes.Context())
+        self.assertEqual(R.commands, [[tool, "--help"]])
+
+        # unticked and emptied: the defaults again ($PATH search, no --native)
+        again.path_field.setText("")
+        again.native_box.setSelected(False)
+        stored = again.getSettings().serialised()
+        mod = module.RooIngestModuleFactory().createDataSourceIngestModule(
+            fakes.GenericIngestModuleJobSettings.deserialised(stored))
+        self.assertEqual((mod.binary_path, mod.native), ("", False))
+
+    def test_settings_never_set_or_of_the_old_form(self):
+        factory = module.RooIngestModuleFactory()
+        mod = factory.createDataSourceIngestModule(fakes.GenericIngestModuleJobSettings())  # empty map
+        self.assertEqual((mod.binary_path, mod.native), ("", False))
+        mod = factory.createDataSourceIngestModule(None)
+        self.assertEqual((mod.binary_path, mod.native), ("", False))
+
+        class OldSettings(object):  # what the module's own settings class held before
+            binary_path = "/opt/old/roo-ingest"
+            native = True
+        mod = factory.createDataSourceIngestModule(OldSettings())
+        self.assertEqual((mod.binary_path, mod.native), ("/opt/old/roo-ingest", True))
+        with self.assertRaises(AttributeError):  # as on the Java object: no Python attributes
+            fakes.GenericIngestModuleJobSettings().binary_path = "/x"
+
+    # -- the ingest inbox ----------------------------------------------------------------------------------
+
+    def test_inbox_messages_are_escaped(self):
+        """IngestMessage subject and details are HTML: a path with markup in it shows as text, not markup."""
+        _, _, image = self.make_case("demo")
+        case_dir = os.path.join(self.tmp, 'Case <b>&"')
+        os.makedirs(os.path.join(case_dir, "ModuleOutput"))
+        fakes.Case.current.module_dir = os.path.join(case_dir, "ModuleOutput")
+        mod = self.make_module(self.fake_tool())  # exits 0 and writes no rows.jsonl
+        mod.startUp(fakes.Context())
+        self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.ERROR)
+        out_dir = os.path.join(case_dir, "ModuleOutput", m.output_dir_name(image.getId()))
+        self.assertEqual(R.messages, [("ERROR", m.MODULE_NAME, "roo-ingest wrote no rows.jsonl in " +
+                                       out_dir.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                                       .replace('"', "&quot;"), None)])
+        self.assertIn("Case &lt;b&gt;&amp;&quot;", R.messages[0][2])
+        self.assertNotIn("<b>", R.messages[0][2])
+
+        # tool output in the details: escaped, its lines kept as <br>
+        R.reset()
+        os.environ["FAKE_CODE"] = "3"
+        os.environ["FAKE_MESSAGE"] = 'error: cannot open /evidence/<b>&".E01'
+        mod.startUp(fakes.Context())
+        self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.ERROR)
+        errors = [msg for msg in R.messages if msg[0] == "ERROR"]
+        self.assertEqual(len(errors), 1)
+        self.assertIn("cannot open /evidence/&lt;b&gt;&amp;&quot;.E01", errors[0][3])
+        self.assertNotIn("<b>", errors[0][3])
+        self.assertIn("<br>", errors[0][3])
+        # the Autopsy log keeps the plain text
+        self.assertTrue(any('/evidence/<b>&".E01' in msg for _, msg in R.logs))
 
     # -- a full run ----------------------------------------------------------------------------------------
 

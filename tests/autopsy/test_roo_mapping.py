@@ -222,6 +222,23 @@ class Mapping(unittest.TestCase):
         self.assertEqual(attrs[m.source_attribute_name("pool_volume.block")], 107)
         self.assertNotIn(m.source_attribute_name("pool_volume"), attrs)
 
+    def test_html_text(self):
+        self.assertEqual(m.html_text('/cases/Case <b>&"/x.E01'), "/cases/Case &lt;b&gt;&amp;&quot;/x.E01")
+        self.assertEqual(m.html_text("&lt; already"), "&amp;lt; already")  # escaped once, from the raw text
+        self.assertEqual(m.html_text("it's"), "it&#39;s")
+        self.assertEqual(m.html_text("line 1\nline 2\r\nline 3"), "line 1<br>line 2<br>line 3")
+        self.assertEqual(m.html_text(None), "")
+        self.assertEqual(m.html_text(42), "42")
+
+    def test_settings_strings(self):
+        stored = m.settings_to_strings("  /opt/roo-ingest ", True)
+        self.assertEqual(stored, {m.SETTING_BINARY_PATH: "/opt/roo-ingest", m.SETTING_NATIVE: "true"})
+        self.assertEqual(m.settings_from_strings(stored.get), ("/opt/roo-ingest", True))
+        self.assertEqual(m.settings_from_strings(m.settings_to_strings(None, False).get), ("", False))
+        self.assertEqual(m.settings_from_strings({}.get), ("", False))  # never set: the defaults
+        self.assertEqual(m.settings_from_strings({m.SETTING_NATIVE: "TRUE"}.get), ("", True))
+        self.assertEqual(m.settings_from_strings({m.SETTING_NATIVE: "no"}.get), ("", False))
+
     def test_choose_file(self):
         key = m.file_key({"source": {"path": "/a/b/c.json", "inode": 5, "partition_offset": 0, "attr": "128-2",
                                      "reallocated": False}})

@@ -112,6 +112,7 @@ class SqliteWriter : public CountingWriter {
   bool finish(std::string* error) override {
     if (error_.empty()) write_report_tables();
     for (const std::string& sql : sqlite_schema_indexes()) exec(sql);
+    for (const std::string& sql : sqlite_schema_views()) exec(sql);
     exec("COMMIT");
     sqlite3_finalize(insert_row_);
     sqlite3_finalize(insert_source_);
@@ -345,8 +346,103 @@ const std::vector<std::string>& sqlite_schema_indexes() {
                                                    "CREATE INDEX rows_row_id ON rows(row_id)",
                                                    "CREATE INDEX rows_source_id ON rows(source_id)",
                                                    "CREATE INDEX sources_path ON sources(path)",
-                                                   "CREATE INDEX sources_sha256 ON sources(sha256)"};
+                                                   "CREATE INDEX sources_sha256 ON sources(sha256)",
+                                                   // Two of the views' usual filters (a decision, a file).
+                                                   // Partial: each parses only its kind's rows, and an equality
+                                                   // through the view uses it. More of them cost the writer more
+                                                   // than they save (docs/output-formats.md "roo.sqlite").
+                                                   "CREATE INDEX decisions_decision ON rows(json_extract(row_json, "
+                                                   "'$.decision')) WHERE kind = 'permission_decision'",
+                                                   "CREATE INDEX edits_resolved_path ON rows(json_extract(row_json, "
+                                                   "'$.file_path_resolved')) WHERE kind = 'file_edit'"};
   return indexes;
+}
+
+// The views are what an examiner would otherwise write with json_extract every time (docs/output-formats.md
+// "roo.sqlite"): one kind (or a few that say the same kind of thing), the rows table's own columns first, then the
+// kind's fields from docs/row-contract.md under short names. A view costs nothing to write; each expression is
+// spelt exactly as in the partial index on it, which is what lets SQLite use that index through the view.
+const std::vector<std::string>& sqlite_schema_views() {
+  static const std::vector<std::string> views = {
+      "CREATE VIEW tasks AS SELECT\n"
+      "  row_number, time_utc, session_id, parent_session_id, root_session_id, project_path, user, surface,\n"
+      "  json_extract(row_json, '$.task_number') AS task_number,\n"
+      "  json_extract(row_json, '$.text') AS task,                -- the task's first prompt (HistoryItem.task)\n"
+      "  json_extract(row_json, '$.mode') AS mode,\n"
+      "  json_extract(row_json, '$.status') AS status,\n"
+      "  json_extract(row_json, '$.workspace_class') AS workspace_class,\n"
+      "  json_extract(row_json, '$.tokens_in') AS tokens_in,\n"
+      "  json_extract(row_json, '$.tokens_out') AS tokens_out,\n"
+      "  json_extract(row_json, '$.cache_writes') AS cache_writes,\n"
+      "  json_extract(row_json, '$.cache_reads') AS cache_reads,\n"
+      "  json_extract(row_json, '$.cost_usd') AS cost_usd,\n"
+      "  json_extract(row_json, '$.api_config_name') AS api_config_name,\n"
+      "  json_extract(row_json, '$.size_bytes') AS size_bytes,\n"
+      "  json_extract(row_json, '$.known_from') AS known_from,\n"
+      "  json_extract(row_json, '$.task_dir_present') AS task_dir_present,  -- 0/1\n"
+      "  json_extract(row_json, '$.task_dir_deleted') AS task_dir_deleted,  -- 0/1, NULL when not said\n"
+      "  recovery, source_id\n"
+      "FROM rows WHERE kind = 'task'",
+      "CREATE VIEW commands AS SELECT\n"
+      "  row_number, time_utc, session_id, project_path, user, surface,\n"
+      "  json_extract(row_json, '$.tool_name') AS tool_name,\n"
+      "  json_extract(row_json, '$.tool_use_id') AS tool_use_id,\n"
+      "  json_extract(row_json, '$.command') AS command,\n"
+      "  json_extract(row_json, '$.cwd') AS cwd,\n"
+      "  json_extract(row_json, '$.exit_code') AS exit_code,\n"
+      "  json_extract(row_json, '$.command_status') AS status,\n"
+      "  json_extract(row_json, '$.signal') AS signal,\n"
+      "  json_extract(row_json, '$.outcome') AS outcome,\n"
+      "  json_extract(row_json, '$.result_time_utc') AS result_time_utc,\n"
+      "  json_extract(row_json, '$.model') AS model,\n"
+      "  recovery, source_id\n"
+      "FROM rows WHERE kind = 'command'",
+      "CREATE VIEW decisions AS SELECT\n"
+      "  row_number, time_utc, session_id, project_path, user, surface,\n"
+      "  json_extract(row_json, '$.decision') AS decision,\n"
+      "  json_extract(row_json, '$.decided_by') AS decided_by,\n"
+      "  json_extract(row_json, '$.feedback') AS feedback,\n"
+      "  json_extract(row_json, '$.tool_name') AS tool_name,\n"
+      "  json_extract(row_json, '$.tool_use_id') AS tool_use_id,  -- = commands.tool_use_id, edits.tool_use_id …\n"
+      "  json_extract(row_json, '$.evidence') AS evidence,\n"
+      "  recovery, source_id\n"
+      "FROM rows WHERE kind = 'permission_decision'",
+      "CREATE VIEW edits AS SELECT\n"
+      "  row_number, time_utc, session_id, project_path, user, surface,\n"
+      "  json_extract(row_json, '$.tool_name') AS tool_name,\n"
+      "  json_extract(row_json, '$.tool_use_id') AS tool_use_id,\n"
+      "  json_extract(row_json, '$.file_path') AS path,                    -- as the call wrote it\n"
+      "  json_extract(row_json, '$.file_path_resolved') AS resolved_path,  -- against the task's workspace\n"
+      "  json_extract(row_json, '$.edit_form') AS edit_form,\n"
+      "  json_extract(row_json, '$.edit_operation') AS edit_operation,\n"
+      "  json_extract(row_json, '$.hunk_count') AS hunk_count,\n"
+      "  json_extract(row_json, '$.hunks') AS hunks,  -- JSON array\n"
+      "  json_extract(row_json, '$.outcome') AS outcome,\n"
+      "  recovery, source_id\n"
+      "FROM rows WHERE kind = 'file_edit'",
+      "CREATE VIEW user_words AS SELECT\n"
+      "  row_number, kind,  -- user_message, or cli_history (a CLI prompt no task holds)\n"
+      "  time_utc, session_id, project_path, user, surface,\n"
+      "  json_extract(row_json, '$.text') AS text,\n"
+      "  recovery, source_id\n"
+      "FROM rows WHERE kind IN ('user_message', 'cli_history')",
+      "CREATE VIEW settings AS SELECT\n"
+      "  row_number, kind,  -- permission_setting, mcp_always_allow, sync_setting, cli_setting, host_setting\n"
+      "  time_utc, session_id, project_path, user, surface,\n"
+      "  json_extract(row_json, '$.setting_key') AS setting_key,\n"
+      "  json_extract(row_json, '$.setting_value') AS setting_value,\n"
+      "  json_extract(row_json, '$.setting_unset') AS setting_unset,      -- sync_setting: 1 when not set\n"
+      "  json_extract(row_json, '$.setting_source') AS setting_source,\n"
+      "  json_extract(row_json, '$.mcp_server') AS mcp_server,\n"
+      "  json_extract(row_json, '$.mcp_tool') AS mcp_tool,\n"
+      "  json_extract(row_json, '$.extension_id') AS extension_id,\n"
+      "  json_extract(row_json, '$.profile_name') AS profile_name,\n"
+      "  json_extract(row_json, '$.resolution') AS resolution,            -- host_setting\n"
+      "  json_extract(row_json, '$.resolved_path') AS resolved_path,      -- host_setting\n"
+      "  recovery, source_id\n"
+      "FROM rows WHERE kind IN ('permission_setting', 'mcp_always_allow', 'sync_setting', 'cli_setting', "
+      "'host_setting')"};
+  return views;
 }
 
 std::unique_ptr<CountingWriter> make_sqlite_writer(const std::filesystem::path& out_file, const FormatContext& ctx) {

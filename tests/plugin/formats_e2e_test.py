@@ -233,6 +233,123 @@ class FormatsE2E(unittest.TestCase):
         self.assertEqual(proc.returncode, 2)
         self.assertIn("../../etc/passwd", proc.stderr)
 
+    # roo.sqlite's views (docs/output-formats.md "roo.sqlite"): each holds exactly the rows of its kinds, and each
+    # column is the rows.jsonl field it names, read here by plain JSON, not by SQLite.
+    def test_sqlite_views(self):
+        out, _ = self.run_tool("--format", "sqlite")
+        db = os.path.join(out, "roo.sqlite")
+        rows = read_lines(os.path.join(out, "rows.jsonl"))
+        common = {"row_number": None, "time_utc": "time_utc", "session_id": "session_id",
+                  "project_path": "project_path", "user": "user", "surface": "surface"}
+        views = {
+            "tasks": ({"task"}, {**common, "parent_session_id": "parent_session_id",
+                                 "root_session_id": "root_session_id", "task_number": "task_number", "task": "text",
+                                 "mode": "mode", "status": "status", "workspace_class": "workspace_class",
+                                 "tokens_in": "tokens_in", "tokens_out": "tokens_out",
+                                 "cache_writes": "cache_writes", "cache_reads": "cache_reads",
+                                 "cost_usd": "cost_usd", "api_config_name": "api_config_name",
+                                 "size_bytes": "size_bytes", "known_from": "known_from",
+                                 "task_dir_present": "task_dir_present", "task_dir_deleted": "task_dir_deleted"}),
+            "commands": ({"command"}, {**common, "tool_name": "tool_name", "tool_use_id": "tool_use_id",
+                                       "command": "command", "cwd": "cwd", "exit_code": "exit_code",
+                                       "status": "command_status", "signal": "signal", "outcome": "outcome",
+                                       "result_time_utc": "result_time_utc", "model": "model"}),
+            "decisions": ({"permission_decision"}, {**common, "decision": "decision", "decided_by": "decided_by",
+                                                    "feedback": "feedback", "tool_name": "tool_name",
+                                                    "tool_use_id": "tool_use_id", "evidence": "evidence"}),
+            "edits": ({"file_edit"}, {**common, "tool_name": "tool_name", "tool_use_id": "tool_use_id",
+                                      "path": "file_path", "resolved_path": "file_path_resolved",
+                                      "edit_form": "edit_form", "edit_operation": "edit_operation",
+                                      "hunk_count": "hunk_count", "hunks": "hunks", "outcome": "outcome"}),
+            "user_words": ({"user_message", "cli_history"}, {**common, "kind": "kind", "text": "text"}),
+            "settings": ({"permission_setting", "mcp_always_allow", "sync_setting", "cli_setting", "host_setting"},
+                         {**common, "kind": "kind", "setting_key": "setting_key", "setting_value": "setting_value",
+                          "setting_unset": "setting_unset", "setting_source": "setting_source",
+                          "mcp_server": "mcp_server", "mcp_tool": "mcp_tool", "extension_id": "extension_id",
+                          "profile_name": "profile_name", "resolution": "resolution",
+                          "resolved_path": "resolved_path"}),
+        }
+        # Every kind that has a setting is in the settings view.
+        self.assertEqual({r["kind"] for r in rows if "setting_key" in r} - views["settings"][0], set())
+
+        def sql_value(v):  # what json_extract gives for a JSON value, as the shell's JSON mode prints it
+            if isinstance(v, bool):
+                return int(v)
+            if isinstance(v, (dict, list)):
+                return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+            return v
+
+        def cell(v):  # the sqlite3 shell's list mode
+            v = sql_value(v)
+            return "" if v is None else str(v)
+
+        for view, (kinds, columns) in views.items():
+            wanted = [(n, r) for n, r in enumerate(rows, 1) if r["kind"] in kinds]
+            self.assertGreater(len(wanted), 0, view)  # the demo has rows of every view: the test can fail
+            got = json.loads(subprocess.run(["sqlite3", "-json", db, f"SELECT * FROM {view} ORDER BY row_number;"],
+                                            capture_output=True, text=True, check=True).stdout or "[]")
+            self.assertEqual(len(got), len(wanted), view)
+            for record, (number, row) in zip(got, wanted):
+                self.assertEqual(record["row_number"], number, view)
+                self.assertEqual(record["recovery"], row["source"]["recovery"], view)
+                for column, field in columns.items():
+                    if field is None:
+                        continue
+                    want, have = sql_value(row.get(field)), record[column]
+                    if column == "hunks" and have is not None:
+                        self.assertEqual(json.loads(have), row[field], (view, number))
+                    elif isinstance(want, float):
+                        self.assertAlmostEqual(have, want, places=12, msg=(view, number, column))
+                    else:
+                        self.assertEqual(have, want, (view, number, column))
+            self.assertEqual(set(record) - set(columns), {"recovery", "source_id"}, view)  # no column untested
+        # The commands the test fixture holds, compared field by field above, include one with its exit code.
+        ruff = [r for r in rows if r["kind"] == "command" and r["command"] == "ruff check src"]
+        self.assertEqual(sqlite(db, "SELECT exit_code, session_id FROM commands WHERE command = 'ruff check src';")
+                         .strip(), f"{ruff[0]['exit_code']}|{RUFF_SESSION}")
+
+        # Two usual filters use their partial indexes (written with the rows, no ANALYZE); the others read their
+        # kind's rows only.
+        for view, where, index in (("decisions", "decision = 'denied'", "decisions_decision"),
+                                   ("edits", "resolved_path = '/x'", "edits_resolved_path"),
+                                   ("commands", "exit_code = 1", "rows_kind"),
+                                   ("settings", "setting_key = 'x'", "rows_kind")):
+            self.assertIn(f"USING INDEX {index}", sqlite(db, f"EXPLAIN QUERY PLAN SELECT * FROM {view} WHERE {where};"))
+
+        # The three example queries of docs/output-formats.md, against the same facts read from rows.jsonl.
+        failed = sqlite(db, "SELECT time_utc, session_id, cwd, command, exit_code FROM commands "
+                            "WHERE exit_code <> 0 ORDER BY time_utc, row_number;").splitlines()
+        want = sorted((r for r in rows if r["kind"] == "command" and r.get("exit_code") not in (None, 0)),
+                      key=lambda r: r["time_utc"] or "")
+        self.assertGreater(len(want), 0)
+        self.assertEqual(failed, ["|".join(cell(v) for v in
+                                           (r["time_utc"], r["session_id"], r.get("cwd"), r["command"], r["exit_code"]))
+                                  for r in want])
+        edited = [r for r in rows if r["kind"] == "file_edit"]
+        target = "/home/carol/shop/src/cart.py"  # the documented query's file
+        by_call = {(r["session_id"], r.get("tool_use_id")): r for r in rows if r["kind"] == "permission_decision"}
+        got = sqlite(db, "SELECT e.time_utc, e.session_id, e.tool_name, e.hunk_count, d.decision, d.feedback "
+                         "FROM edits e LEFT JOIN decisions d ON d.session_id = e.session_id AND "
+                         "d.tool_use_id = e.tool_use_id "
+                         f"WHERE e.resolved_path = '{target}' ORDER BY e.time_utc, e.row_number;").splitlines()
+        want = []
+        for e in sorted((r for r in edited if r["file_path_resolved"] == target), key=lambda r: r["time_utc"] or ""):
+            d = by_call.get((e["session_id"], e.get("tool_use_id"))) if e.get("tool_use_id") else None
+            want.append("|".join(cell(v) for v in
+                                 (e["time_utc"], e["session_id"], e["tool_name"], e.get("hunk_count"),
+                                  d and d["decision"], d and d.get("feedback"))))
+        self.assertGreater(len(want), 1)
+        self.assertEqual(got, want)
+        got = sqlite(db, "SELECT user, kind, setting_key, setting_value, setting_source FROM settings "
+                         "WHERE setting_key LIKE '%allowedCommands%' OR kind = 'mcp_always_allow' "
+                         "ORDER BY row_number;").splitlines()
+        want = ["|".join(cell(v) for v in
+                         (r["user"], r["kind"], r["setting_key"], r.get("setting_value"), r.get("setting_source")))
+                for r in rows if r["kind"] in views["settings"][0]
+                and ("allowedcommands" in r["setting_key"].lower() or r["kind"] == "mcp_always_allow")]
+        self.assertGreater(len(want), 0)
+        self.assertEqual(got, want)
+
     # The same input gives byte-identical derived files and the same database content. Both runs write into the
     # same OUTDIR path, since report.json (and so the run table) records the command line.
     def test_determinism(self):

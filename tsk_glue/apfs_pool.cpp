@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace roo::tsk {
 
@@ -147,7 +148,11 @@ std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t off
     if (fs && tsk_apfs_fsstat(fs, &info) == 0) {
       vol.uuid = uuid_text(reinterpret_cast<const unsigned char*>(info.uuid));
       vol.name.assign(info.name, strnlen(info.name, sizeof info.name));
-      vol.role_value = static_cast<uint16_t>(info.role);
+      // Copied as its bytes: libtsk's APFS_VOLUME_ROLE names only the roles up to Preboot, and loading Data (0x40)
+      // as that enum is undefined behaviour.
+      std::underlying_type_t<APFS_VOLUME_ROLE> role = 0;
+      std::memcpy(&role, &info.role, sizeof role);
+      vol.role_value = static_cast<uint16_t>(role);
       vol.role = apfs_role_name(vol.role_value);
       vol.case_sensitive = info.case_sensitive;
       vol.encrypted = info.encrypted;

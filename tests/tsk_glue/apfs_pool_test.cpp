@@ -54,7 +54,8 @@ FileMeta child(FileSystemView& view, const FileMeta& dir, const std::string& nam
 
 TEST(ApfsPool, ContainerAtOffsetZeroIsListedWithItsVolume) {
   auto image = Image::open({apfs_image()});
-  const Partition& p = only_allocated(image->partitions());
+  const std::vector<Partition> parts = image->partitions();
+  const Partition& p = only_allocated(parts);
   EXPECT_EQ(p.vs_type, "none");
   ASSERT_TRUE(p.container);
   // pstat: "Container d08a9fa0-…", "Block Size: 4096 B", "Number of Blocks: 1014", one volume.
@@ -78,7 +79,8 @@ TEST(ApfsPool, AgreesWithPstatWhereItIsInstalled) {
   auto out = command_output("pstat '" + apfs_image() + "'");
   if (!out) GTEST_SKIP() << "pstat (sleuthkit) is not installed";
   auto image = Image::open({apfs_image()});
-  const Partition& p = only_allocated(image->partitions());
+  const std::vector<Partition> parts = image->partitions();
+  const Partition& p = only_allocated(parts);
   ASSERT_TRUE(p.container);
   std::smatch m;
   ASSERT_TRUE(std::regex_search(*out, m, std::regex("Container ([0-9a-f-]{36})")));
@@ -96,7 +98,8 @@ TEST(ApfsPool, AgreesWithPstatWhereItIsInstalled) {
 
 TEST(ApfsPool, VolumeOpensAndReadsLikeFlsAndIcat) {
   auto image = Image::open({apfs_image()});
-  Partition p = only_allocated(image->partitions());
+  const std::vector<Partition> parts = image->partitions();
+  Partition p = only_allocated(parts);
   ASSERT_TRUE(p.container && !p.container->volumes.empty());
   std::string why;
   // The container itself is not a file system: each volume is.

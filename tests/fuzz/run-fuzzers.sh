@@ -18,6 +18,7 @@ cmake --build "$build" -j"$(nproc)" >/dev/null
 # MiB (no input of the committed corpus allocates 1 MiB in an execution, so what an execution frees is still
 # poisoned if it uses it again). Options already in ASAN_OPTIONS come after these, so they win.
 export ASAN_OPTIONS="malloc_context_size=0:quarantine_size_mb=64${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+TIMEFORMAT='%U %S'
 corpus_root=$(mktemp -d)
 trap 'rm -rf "$corpus_root"' EXIT
 # Copies the fixture files named NAME into DIR, each behind the selector byte SELECTOR (fuzz_config_stores.cpp,
@@ -92,10 +93,20 @@ for target in carve ui_messages api_history history_item task_index task_metadat
   if [ "$target" = state_db ]; then max_len=16384; fi
   # New inputs go to the first directory, never into the committed corpus. Entropic scheduling's bookkeeping per
   # feature was half of fuzz_carve's time; off, it ran twice the inputs in the same time (tests/fuzz/README.md).
-  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=$max_len -rss_limit_mb=1024 -entropic=0 \
-    -print_final_stats=1 "$corpus" "$repo/tests/fuzz/corpus/$target" 2>"$corpus_root/$target.log" ||
-    { tail -50 "$corpus_root/$target.log"; exit 1; }
-  echo "fuzz_$target: ${seconds}s, $(sed -n 's/^stat::average_exec_per_sec: *//p' "$corpus_root/$target.log") execs/s"
+  # The run's user + system CPU seconds go to $target.cpu (bash's time keyword, TIMEFORMAT below).
+  if ! { time "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=$max_len -rss_limit_mb=1024 \
+    -entropic=0 -print_final_stats=1 "$corpus" "$repo/tests/fuzz/corpus/$target" 2>"$corpus_root/$target.log"; } \
+    2>"$corpus_root/$target.cpu"; then
+    tail -50 "$corpus_root/$target.log"
+    exit 1
+  fi
+  # One line per target: libFuzzer's executions per second of wall time (what a shared machine's load divides), the
+  # same executions over the run's CPU time (what the target itself costs), and the coverage (edges, features) at the
+  # end of the run.
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$corpus_root/$target.log")
+  echo "fuzz_$target: $(sed -n 's/^stat::average_exec_per_sec: *//p' "$corpus_root/$target.log") execs/s" \
+    "($(awk -v runs="$runs" '{ printf "%.0f", runs / ($1 + $2 + 0.001) }' "$corpus_root/$target.cpu") per CPU second)," \
+    "$(grep -o 'cov: [0-9]* ft: [0-9]*' "$corpus_root/$target.log" | tail -1) (${seconds}s)"
   if [ "$merge" = merge ]; then
     "$build/tests/fuzz/fuzz_$target" -merge=1 -max_len=$max_len -rss_limit_mb=1024 \
       "$repo/tests/fuzz/corpus/$target" "$corpus" 2>"$corpus_root/$target.merge.log" ||

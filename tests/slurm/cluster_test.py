@@ -6,7 +6,7 @@ by ctest's slurm_cluster fixture, found through SLURM_CONF).
 
 The arrays are submitted through submit_batch (slurm_submit, its command-line face) with a stand-in for
 `roo-ingest --run-item` (stand_in_item.py): the same command lines, the same BATCHDIR, results a test can read.
-The end-to-end test with roo-ingest's own --manifest/--run-item/--merge is batch_e2e_test.py: it skips until the
+The end-to-end test with roo-ingest's own --manifest/--run-item/--merge is slurm_batch_e2e_test.py: it skips until the
 binary has --manifest, and runs by itself once the batch mode is merged.
 
 Exit status 77 (skipped) when no cluster answers: Slurm is not installed (packaging/install-build-deps.sh installs

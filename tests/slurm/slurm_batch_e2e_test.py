@@ -4,7 +4,7 @@ fixture), end to end: `roo-ingest --manifest M -o B --engine slurm` with roo-ing
 in the array tasks and the merge job (plugin/batch/batch.h has the contract, plugin/batch/slurm_engine.h the
 submission).
 
-    batch_e2e_test.py BatchOnSlurm.test_NAME ... --binary ROO_INGEST --submit SLURM_SUBMIT --repo REPO --scratch DIR
+    slurm_batch_e2e_test.py BatchOnSlurm.test_NAME ... --binary ROO_INGEST --submit SLURM_SUBMIT --repo REPO --scratch DIR
 
 Exit status 77 (skipped) while the binary has no --manifest (before the batch mode is merged) or no cluster answers,
 so it turns on by itself once both are there. What it checks does not depend on the names of the case's fields:
@@ -12,6 +12,7 @@ so it turns on by itself once both are there. What it checks does not depend on 
     with the same bytes once each batch folder's own path is written as BATCHDIR;
   - a cancelled array task (scancel <job>_<index>) leaves its item missing, the same command run again submits that
     index alone, and the case is then identical to the uninterrupted run's.
+  - a rerun submits only the items without a done marker: the missing path, whose exit code 3 is not terminal.
 The manifest holds fixture images, a file that is no image and a path that is missing.
 """
 import glob
@@ -109,7 +110,7 @@ class BatchOnSlurm(unittest.TestCase):
             return f.read().replace(os.fsencode(batch), b"BATCHDIR")
 
     def test_slurm_case_equals_local_case(self):
-        self.assertEqual([s[3] for s in self.submissions(self.slurm)], [f"1-{self.items}%2"])
+        self.assertEqual(self.submissions(self.slurm)[0][3], f"1-{self.items}%2")
         self.assertEqual(self.markers(self.slurm), self.markers(self.local))
         done = [m for m in self.markers(self.slurm) if m.endswith(".done.json")]
         for item in ("demo", "recovery-ext4", "deleted-ntfs", "macos-fat"):
@@ -132,16 +133,21 @@ class BatchOnSlurm(unittest.TestCase):
         self.assertIn("macos-fat", status.stdout)
 
         self.run_on_slurm(batch, "--parallel", "1")
-        self.assertEqual([s[3] for s in self.submissions(batch)], [f"1-{self.items}%1", f"{last}%1"])
+        # The cancelled item alone, beside item 5, the missing path, which never gets a marker (its exit code 3 is
+        # not terminal) and so is tried again by every run.
+        self.assertEqual([s[3] for s in self.submissions(batch)], [f"1-{self.items}%1", f"5-{last}%1"])
         self.assertEqual(self.markers(batch), self.markers(self.slurm))
         self.assertEqual(self.case_rows(batch), self.case_rows(self.slurm))
 
-    def test_rerun_of_a_complete_batch_submits_nothing(self):
+    def test_rerun_submits_only_the_item_without_a_marker(self):
         batch = self.batch_dir("slurm")
         before = self.submissions(batch)
-        self.run_tool(batch, "--engine", "slurm", "--parallel", "2")
-        self.assertEqual(self.submissions(batch), before)
-        self.assertEqual(self.queued(batch), [])
+        rows = self.case_rows(batch)
+        self.run_on_slurm(batch, "--parallel", "2")
+        after = self.submissions(batch)
+        self.assertEqual(after[:len(before)], before)
+        self.assertEqual([s[3] for s in after[len(before):]], ["5%2"])  # the missing path, item 5, alone
+        self.assertEqual(self.case_rows(batch), rows)
 
 
 def main():

@@ -115,14 +115,16 @@ fs::path normal_folder(const fs::path& batch_dir) {
 
 }  // namespace
 
-std::string batch_key(const fs::path& batch_dir) { return sha256_hex(normal_folder(batch_dir).string()).substr(0, 16); }
+std::string batch_key(const fs::path& batch_dir) {
+  return sha256_hex(normal_folder(batch_dir).string()).substr(0, 16);
+}
 
 std::string batch_job_name(const fs::path& batch_dir) {
   const fs::path normal = normal_folder(batch_dir);
   std::string name;
   for (char c : normal.filename().string()) {
-    const bool kept = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-                      c == '_' || c == '-';
+    const bool kept =
+        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     name += kept ? c : '_';
     if (name.size() == 64) break;
   }
@@ -145,9 +147,9 @@ std::vector<std::string> split_sbatch_options(const std::string& text) {
 std::string check_sbatch_options(const std::vector<std::string>& options) {
   // Each option this engine sets, by its long name and its short letter ("" where it has none).
   static const std::pair<const char*, const char*> kOwn[] = {
-      {"--array", "-a"},  {"--dependency", "-d"}, {"--job-name", "-J"}, {"--comment", ""}, {"--output", "-o"},
-      {"--error", "-e"},  {"--chdir", "-D"},      {"--parsable", ""},   {"--wrap", ""},    {"--wait", "-W"},
-      {"--test-only", ""}};
+      {"--array", "-a"},  {"--dependency", "-d"}, {"--job-name", "-J"}, {"--comment", ""},
+      {"--output", "-o"}, {"--error", "-e"},      {"--chdir", "-D"},    {"--parsable", ""},
+      {"--wrap", ""},     {"--wait", "-W"},       {"--test-only", ""}};
   for (const std::string& option : options) {
     if (option.empty()) return "an empty sbatch option";
     if (option[0] != '-') continue;  // the value of the option before it ("-p short")
@@ -217,10 +219,18 @@ std::string merge_script(const SlurmRequest& request) {
   return script(request, "the merge job, after every array task has ended.", " --merge", request.merge_options);
 }
 
-fs::path slurm_dir(const fs::path& batch_dir) { return batch_dir / "slurm"; }
-fs::path array_script_path(const fs::path& batch_dir) { return slurm_dir(batch_dir) / "items.sh"; }
-fs::path merge_script_path(const fs::path& batch_dir) { return slurm_dir(batch_dir) / "merge.sh"; }
-fs::path submissions_path(const fs::path& batch_dir) { return slurm_dir(batch_dir) / "submissions.tsv"; }
+fs::path slurm_dir(const fs::path& batch_dir) {
+  return batch_dir / "slurm";
+}
+fs::path array_script_path(const fs::path& batch_dir) {
+  return slurm_dir(batch_dir) / "items.sh";
+}
+fs::path merge_script_path(const fs::path& batch_dir) {
+  return slurm_dir(batch_dir) / "merge.sh";
+}
+fs::path submissions_path(const fs::path& batch_dir) {
+  return slurm_dir(batch_dir) / "submissions.tsv";
+}
 
 std::optional<std::vector<std::string>> array_sbatch_argv(const SlurmRequest& request, const fs::path& script) {
   const auto spec = compress_array_indices(request.items);
@@ -233,8 +243,7 @@ std::optional<std::vector<std::string>> array_sbatch_argv(const SlurmRequest& re
   argv.push_back("--job-name=" + name_of(request, name));
   argv.push_back("--comment=" + batch_comment(batch_key(request.batch_dir), false));
   argv.push_back("--chdir=" + request.batch_dir.string());
-  argv.push_back("--output=" + slurm_filename_pattern((slurm_dir(request.batch_dir) / "logs").string()) +
-                 "/%A_%a.out");
+  argv.push_back("--output=" + slurm_filename_pattern((slurm_dir(request.batch_dir) / "logs").string()) + "/%A_%a.out");
   argv.push_back(script.string());
   return argv;
 }
@@ -392,7 +401,8 @@ CommandResult run_command(const std::vector<std::string>& argv, std::chrono::mil
 
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto remaining_ms = [&] {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     return static_cast<int>(std::max<int64_t>(0, left.count()));
   };
   bool out_open = true, err_open = true;

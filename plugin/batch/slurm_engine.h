@@ -56,15 +56,15 @@ std::string check_sbatch_options(const std::vector<std::string>& options);
 std::string shell_quote(const std::string& word);
 
 struct SlurmRequest {
-  std::filesystem::path binary;     // roo-ingest, absolute (the array tasks run it on the compute nodes)
-  std::filesystem::path manifest;   // absolute
-  std::filesystem::path batch_dir;  // absolute; the scripts, logs and job ids go under batch_dir/slurm/
-  std::vector<int> items;           // 1-based manifest data lines still to run, sorted ascending, each once
-  int throttle = 0;                 // at most this many tasks at once (--array=...%N); 0: Slurm's own limit
-  std::vector<std::string> sbatch_options;  // the lab's own: partition, account, time, memory; one argv word each
-  std::vector<std::string> scan_options;    // appended to every `roo-ingest --run-item` and `--merge` command line
-  std::vector<std::string> merge_options;   // appended to the `--merge` command line only
-  std::string job_name;                     // "" = batch_job_name(batch_dir)
+  std::filesystem::path binary;              // roo-ingest, absolute (the array tasks run it on the compute nodes)
+  std::filesystem::path manifest;            // absolute
+  std::filesystem::path batch_dir;           // absolute; the scripts, logs and job ids go under batch_dir/slurm/
+  std::vector<int> items;                    // 1-based manifest data lines still to run, sorted ascending, each once
+  int throttle = 0;                          // at most this many tasks at once (--array=...%N); 0: Slurm's own limit
+  std::vector<std::string> sbatch_options;   // the lab's own: partition, account, time, memory; one argv word each
+  std::vector<std::string> scan_options;     // appended to every `roo-ingest --run-item` and `--merge` command line
+  std::vector<std::string> merge_options;    // appended to the `--merge` command line only
+  std::string job_name;                      // "" = batch_job_name(batch_dir)
   std::chrono::seconds command_timeout{60};  // for each sbatch/squeue call
 };
 
@@ -134,9 +134,9 @@ std::optional<std::vector<QueuedJob>> queued_jobs_of_batch(const std::filesystem
 
 struct SlurmSubmission {
   bool ok = false;
-  std::string why;                 // when not ok: what failed, with sbatch's or squeue's own words
+  std::string why;                  // when not ok: what failed, with sbatch's or squeue's own words
   std::vector<QueuedJob> blocking;  // jobs of the same batch still queued or running (why says so)
-  std::string array_spec;          // as given to --array, with the throttle
+  std::string array_spec;           // as given to --array, with the throttle
   std::string array_job_id, merge_job_id;
 };
 

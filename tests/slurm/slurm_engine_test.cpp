@@ -66,12 +66,12 @@ TEST(SbatchOptions, SplitOnBlanks) {
 }
 
 TEST(SbatchOptions, TheLabsOwnPassAndTheEnginesOwnAreRefused) {
-  EXPECT_EQ(check_sbatch_options({"--partition=short", "--account=lab7", "--time=02:00:00", "--mem=8G", "-p",
-                                  "long", "--qos=forensics", "--nodelist=n1"}),
+  EXPECT_EQ(check_sbatch_options({"--partition=short", "--account=lab7", "--time=02:00:00", "--mem=8G", "-p", "long",
+                                  "--qos=forensics", "--nodelist=n1"}),
             "");
-  for (const std::string option : {"--array=1-3", "-a", "--dependency=afterok:1", "-d1", "--job-name=x", "-Jx",
-                                   "--comment=x", "--output=/tmp/x", "-o", "--error=/tmp/e", "--chdir=/", "-D",
-                                   "--parsable", "--wrap=true", "--wait", "--test-only"}) {
+  for (const std::string option :
+       {"--array=1-3", "-a", "--dependency=afterok:1", "-d1", "--job-name=x", "-Jx", "--comment=x", "--output=/tmp/x",
+        "-o", "--error=/tmp/e", "--chdir=/", "-D", "--parsable", "--wrap=true", "--wait", "--test-only"}) {
     EXPECT_NE(check_sbatch_options({"--partition=short", option}), "") << option;
   }
   EXPECT_NE(check_sbatch_options({""}), "");
@@ -126,7 +126,7 @@ TEST(Sbatch, ArrayWithoutThrottleAndWithAPercentInThePath) {
   ASSERT_TRUE(argv);
   EXPECT_EQ(argv->at(2), "--array=1-3,7,9-10");
   EXPECT_EQ(argv->at(7), "--job-name=case-100");
-  EXPECT_EQ(argv->at(9), "--chdir=/cases/100%/out");                        // not a pattern
+  EXPECT_EQ(argv->at(9), "--chdir=/cases/100%/out");                          // not a pattern
   EXPECT_EQ(argv->at(10), "--output=/cases/100%%/out/slurm/logs/%A_%a.out");  // a pattern: '%' doubled
 }
 

@@ -91,11 +91,12 @@ int main(int argc, char** argv) {
   const SlurmSubmission submission = submit_batch(request);
   if (!submission.ok) {
     std::printf("refused: %s\n", submission.why.c_str());
-    for (const QueuedJob& job : submission.blocking) std::printf("blocking %s %s\n", job.job_id.c_str(), job.state.c_str());
+    for (const QueuedJob& job : submission.blocking)
+      std::printf("blocking %s %s\n", job.job_id.c_str(), job.state.c_str());
     return submission.blocking.empty() ? 1 : 3;
   }
-  std::printf("submitted array=%s merge=%s spec=%s\n", submission.array_job_id.c_str(),
-              submission.merge_job_id.c_str(), submission.array_spec.c_str());
+  std::printf("submitted array=%s merge=%s spec=%s\n", submission.array_job_id.c_str(), submission.merge_job_id.c_str(),
+              submission.array_spec.c_str());
   if (!submission.why.empty()) std::fprintf(stderr, "slurm_submit: %s\n", submission.why.c_str());
   return 0;
 }

@@ -10,9 +10,10 @@
 # and prints for each the wall time, images/hour, and the scheduling overhead per item against 1.
 # It never fails on timing: it prints the figures and exits 0 (non-zero only when a step breaks).
 #
-#   tests/bench/run-slurm-bench.sh [-n N] [--parallel P] [--image IMG] [WORKDIR]
+#   tests/bench/run-slurm-bench.sh [-n N] [--parallel P] [--rounds R] [--image IMG] [WORKDIR]
 #
 #   -n N          copies of the image (default 4)
+#   --rounds R    measure everything R times, round-robin, and keep the best of each (default 1)
 #   --parallel P  the array's throttle and the batch mode's --parallel (default: nproc)
 #   --image IMG   the image to copy (default: the small benchmark image, WORKDIR/bench.ext4, built as
 #                 run-bench.sh --small builds it when missing)
@@ -30,14 +31,16 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 COPIES=4
 PARALLEL=$(nproc)
+ROUNDS=1
 IMAGE=
 WORKDIR=
 while [[ $# -gt 0 ]]; do
   case $1 in
     -n) COPIES=$2; shift 2 ;;
     --parallel) PARALLEL=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
     --image) IMAGE=$2; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     -*) echo "run-slurm-bench: unknown option $1" >&2; exit 2 ;;
     *) WORKDIR=$1; shift ;;
   esac
@@ -110,18 +113,22 @@ log "$COPIES copies of $IMAGE ($(du -h "$IMAGE" | cut -f1)), throttle/parallel $
 
 ok_exit() { [[ $1 == 0 || $1 == 5 || $1 == 6 || $1 == 7 ]]; }
 
-# ---- 1. sequential -----------------------------------------------------------------------------------------
-log "1. $COPIES sequential runs"
-t0=$(now_ns)
-for k in $(seq 1 "$COPIES"); do
-  rc=0; "$RI" "$EVIDENCE/copy-$k$SUFFIX" -o "$OUTS/sequential/copy-$k" -q || rc=$?
-  ok_exit $rc || die "roo-ingest exited $rc on copy-$k"
-done
-SEQ_NS=$(( $(now_ns) - t0 ))
+# Each measure_* function runs one measurement into a fresh folder and prints its wall time in ns.
 
-# ---- 2. and 3. the engine's array with a plain roo-ingest per task -----------------------------------------
-# The wrapper takes the command line the engine gives roo-ingest's batch mode and runs the plain command for the
-# task's manifest line; the merge only records when it ran.
+# 1. N plain runs, one after the other.
+measure_sequential() {
+  local outs=$OUTS/sequential t0 k rc
+  rm -rf "$outs"
+  t0=$(now_ns)
+  for k in $(seq 1 "$COPIES"); do
+    rc=0; "$RI" "$EVIDENCE/copy-$k$SUFFIX" -o "$outs/copy-$k" -q > /dev/null || rc=$?
+    ok_exit $rc || die "roo-ingest exited $rc on copy-$k"
+  done
+  echo $(( $(now_ns) - t0 ))
+}
+
+# 2. and 3. The engine's array with a plain roo-ingest per task. The wrapper takes the command line the engine gives
+# roo-ingest's batch mode and runs the plain command for the task's manifest line; the merge only records its end.
 WRAPPER=$WORKDIR/bench_item.sh
 cat > "$WRAPPER" <<EOF
 #!/bin/sh
@@ -133,55 +140,67 @@ exec '$RI' "\$path" -o "\$batch/items/copy-\$6" -q
 EOF
 chmod +x "$WRAPPER"
 
-# run_array NAME THROTTLE: submits 1-COPIES%THROTTLE, prints the ns from before sbatch to the merge's end.
-run_array() {
-  local batch=$OUTS/$1 t0 out
+# wait_batch_ended BATCHDIR: until none of the batch's jobs is queued or running.
+wait_batch_ended() {
+  local deadline=$((SECONDS + 3600))
+  until [[ -z $("$SUBMIT" queued "$1") ]]; do
+    ((SECONDS < deadline)) || die "the batch $1 did not end within an hour"
+    sleep 0.2
+  done
+}
+
+# measure_array THROTTLE: 1-COPIES%THROTTLE and its merge job, from before sbatch to the merge's end.
+measure_array() {
+  local batch=$OUTS/array-$1 t0 out done_items
+  rm -rf "$batch"
   t0=$(now_ns)
   out=$("$SUBMIT" submit --binary "$WRAPPER" --manifest "$MANIFEST" --batch-dir "$batch" --items "1-$COPIES" \
-    --throttle "$2") || die "submission failed: $out"
-  local deadline=$((SECONDS + 3600))
-  until [[ -f $batch/merge.end && -z $("$SUBMIT" queued "$batch") ]]; do
-    ((SECONDS < deadline)) || die "the array $1 did not end within an hour"
-    sleep 0.2
-  done
-  local done_items
+    --throttle "$1") || die "submission failed: $out"
+  wait_batch_ended "$batch"
+  [[ -f $batch/merge.end ]] || die "the merge job of the array %$1 did not run (see $batch/slurm/logs)"
   done_items=$(find "$batch/items" -name report.json | wc -l)
-  [[ $done_items == "$COPIES" ]] || die "the array $1 left $done_items of $COPIES reports (see $batch/slurm/logs)"
+  [[ $done_items == "$COPIES" ]] || die "the array %$1 left $done_items of $COPIES reports (see $batch/slurm/logs)"
   echo $(( $(cat "$batch/merge.end") - t0 ))
 }
-log "2. the array %1 and its merge job"
-ARRAY1_NS=$(run_array array-1 1)
-log "3. the array %$PARALLEL and its merge job"
-ARRAYP_NS=$(run_array array-p "$PARALLEL")
 
-# ---- 4. roo-ingest's own batch mode ------------------------------------------------------------------------
-BATCH_SLURM_NS= BATCH_LOCAL_NS=
-if "$RI" --help 2>/dev/null | grep -q -- '--manifest'; then
-  log "4. roo-ingest --manifest --engine slurm --parallel $PARALLEL"
+# 4. roo-ingest's own batch mode, ENGINE slurm or local, until its merge is done.
+measure_batch() {
+  local batch=$OUTS/batch-$1 t0 rc
+  rm -rf "$batch"
   t0=$(now_ns)
-  rc=0; "$RI" --manifest "$MANIFEST" -o "$OUTS/batch-slurm" --engine slurm --parallel "$PARALLEL" -q || rc=$?
-  ok_exit $rc || die "roo-ingest --engine slurm exited $rc"
-  deadline=$((SECONDS + 3600))
-  until [[ -z $("$SUBMIT" queued "$OUTS/batch-slurm") ]]; do
-    ((SECONDS < deadline)) || die "the batch did not end within an hour"
-    sleep 0.2
-  done
-  BATCH_SLURM_NS=$(( $(now_ns) - t0 ))
-  log "4. roo-ingest --manifest --engine local --parallel $PARALLEL"
-  t0=$(now_ns)
-  rc=0; "$RI" --manifest "$MANIFEST" -o "$OUTS/batch-local" --engine local --parallel "$PARALLEL" -q || rc=$?
-  ok_exit $rc || die "roo-ingest --engine local exited $rc"
-  BATCH_LOCAL_NS=$(( $(now_ns) - t0 ))
-else
-  log "4. skipped: $RI has no --manifest (the batch mode is not in this build)"
-fi
+  # Its stdout (what was submitted) to a log: this function's stdout is its figure.
+  rc=0; "$RI" --manifest "$MANIFEST" -o "$batch" --engine "$1" --parallel "$PARALLEL" -q > "$batch.log" || rc=$?
+  ok_exit $rc || die "roo-ingest --engine $1 exited $rc"
+  if [[ $1 == slurm ]]; then wait_batch_ended "$batch"; fi
+  echo $(( $(now_ns) - t0 ))
+}
+
+HELP=$("$RI" --help 2>/dev/null || true)  # not piped into grep -q: under pipefail its early exit fails the pipe
+HAS_BATCH=0
+[[ $HELP == *--manifest* ]] && HAS_BATCH=1
+[[ $HAS_BATCH == 1 ]] || log "4. skipped: $RI has no --manifest (the batch mode is not in this build)"
+
+# Round-robin, so a change in the machine's load touches every figure alike; the best of the rounds is kept.
+best() { if [[ -z $1 || $2 -lt $1 ]]; then echo "$2"; else echo "$1"; fi; }
+SEQ_NS= ARRAY1_NS= ARRAYP_NS= BATCH_SLURM_NS= BATCH_LOCAL_NS=
+for round in $(seq 1 "$ROUNDS"); do
+  log "round $round of $ROUNDS: 1. sequential, 2. array %1, 3. array %$PARALLEL" \
+      "$([[ $HAS_BATCH == 1 ]] && echo ", 4. --engine slurm and local" || true)"
+  SEQ_NS=$(best "$SEQ_NS" "$(measure_sequential)")
+  ARRAY1_NS=$(best "$ARRAY1_NS" "$(measure_array 1)")
+  ARRAYP_NS=$(best "$ARRAYP_NS" "$(measure_array "$PARALLEL")")
+  if [[ $HAS_BATCH == 1 ]]; then
+    BATCH_SLURM_NS=$(best "$BATCH_SLURM_NS" "$(measure_batch slurm)")
+    BATCH_LOCAL_NS=$(best "$BATCH_LOCAL_NS" "$(measure_batch local)")
+  fi
+done
 
 # ---- figures ---------------------------------------------------------------------------------------------
 per_hour() { awk -v n="$COPIES" -v ns="$1" 'BEGIN { printf "%.0f", n * 3600e9 / ns }'; }
 overhead() { awk -v n="$COPIES" -v ns="$1" -v seq="$SEQ_NS" 'BEGIN { printf "%+.2f", (ns - seq) / n / 1e9 }'; }
 echo
 echo "Slurm batch benchmark: $COPIES copies of $(basename "$IMAGE") ($(du -h "$IMAGE" | cut -f1)), $(nproc) cores," \
-     "load $(cut -d' ' -f1-3 /proc/loadavg)"
+     "best of $ROUNDS round(s), load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-44s %9s %12s %26s\n' "run" "wall s" "images/h" "vs sequential, s per item"
 printf '%-44s %9s %12s %26s\n' "1. sequential roo-ingest" "$(seconds "$SEQ_NS")" "$(per_hour "$SEQ_NS")" "-"
 printf '%-44s %9s %12s %26s\n' "2. array %1 + merge job (scheduling cost)" "$(seconds "$ARRAY1_NS")" \

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # A real single-node Slurm cluster for tests and for developers: munged, slurmctld and slurmd started in the
 # foreground under setsid, with a private munge socket, private ports and every path under SCRATCH, so it leaves any
-# other munged or Slurm on the machine alone (docs/batch-slurm.md; the facts it rests on are in the Slurm reference
-# note beside the seeds).
+# other munged or Slurm on the machine alone (docs/batch-slurm.md, "The test cluster, for developers").
 #
 #   tests/slurm/cluster.sh start SCRATCH   start it (a running one in SCRATCH is stopped first); exit 77 without Slurm
+#                                          or without root
 #   tests/slurm/cluster.sh stop SCRATCH    cancel its jobs, stop the daemons it started (by their recorded PIDs only)
 #   tests/slurm/cluster.sh env SCRATCH     print `export SLURM_CONF=...` for a shell: eval "$(cluster.sh env S)"
 #   tests/slurm/cluster.sh status SCRATCH  exit 0 when it answers (sinfo says idle or mixed or allocated)
@@ -14,7 +14,7 @@
 set -euo pipefail
 
 SKIP=77
-usage() { sed -n '2,12p' "$0" >&2; exit 2; }
+usage() { sed -n '6,11p' "$0" >&2; exit 2; }
 [[ $# == 2 ]] || usage
 ACTION=$1
 mkdir -p "$2"
@@ -94,6 +94,11 @@ start_cluster() {
       exit $SKIP
     fi
   done
+  if [[ $(id -u) != 0 ]]; then
+    # slurmd starts each job's processes as the job's user, which only root can do.
+    log "not root: a Slurm cluster of one's own needs root; skipped"
+    exit $SKIP
+  fi
   PATH=$PATH:/usr/sbin
   stop_cluster
   rm -rf "$SCRATCH/munge" "$SCRATCH/state" "$SCRATCH/spool" "$SCRATCH/log" "$SCRATCH/run"

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 
 #include "plugin/batch/batch.h"
 #include "plugin/formats/derive.h"
@@ -222,6 +223,17 @@ Examples:
     try {
       if (status_only) return roo::batch::print_status(*manifest, batch);
       if (merge_only) return roo::batch::merge(*manifest, batch);
+      // A folder that holds other things is not taken for a batch (its items/ and markers/ would go among them).
+      std::error_code ec;
+      if (!opts.force && std::filesystem::is_directory(batch.batch_dir, ec) &&
+          !std::filesystem::is_empty(batch.batch_dir, ec) &&
+          !std::filesystem::is_directory(std::filesystem::path(batch.batch_dir) / "markers", ec)) {
+        std::fprintf(stderr,
+                     "roo-ingest: error: %s is not empty and not a batch folder (it has no markers/); choose "
+                     "another, or use --force to make it one\n",
+                     batch.batch_dir.c_str());
+        return roo::kExitUsage;
+      }
       if (run_item > 0) return roo::batch::run_item(*manifest, batch, run_item);
       if (batch.engine == "slurm") {
         std::fprintf(stderr, "roo-ingest: error: --engine slurm is not in this build; use --engine local\n");

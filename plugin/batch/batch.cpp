@@ -256,13 +256,23 @@ std::string output_options_json(const BatchOptions& o) {
   return std::string(buf.GetString(), buf.GetSize());
 }
 
-std::vector<std::string> item_scan_args(const BatchOptions& o) {
+namespace {
+
+// The options that change an item's output, as arguments.
+std::vector<std::string> output_args(const BatchOptions& o) {
   std::vector<std::string> a;
   if (o.deep) a.push_back("--deep");
   if (o.native) a.push_back("--native");
   if (o.verify) a.push_back("--verify");
   if (o.tz != "UTC") a.insert(a.end(), {"--tz", o.tz});
   if (o.formats != "all") a.insert(a.end(), {"--format", o.formats});
+  return a;
+}
+
+}  // namespace
+
+std::vector<std::string> item_scan_args(const BatchOptions& o) {
+  std::vector<std::string> a = output_args(o);
   if (o.threads) a.insert(a.end(), {"--threads", std::to_string(o.threads)});
   if (o.stall_timeout_seconds != 180) a.insert(a.end(), {"--stall-timeout", std::to_string(o.stall_timeout_seconds)});
   return a;
@@ -337,8 +347,8 @@ int run_item(const Manifest& m, const BatchOptions& o, int index) {
     return kExitUsage;
   }
   std::error_code ec;
+  fs::create_directories(markers_dir(o), ec);  // first: a BATCHDIR with anything in it has markers/ (main.cpp)
   fs::create_directories(items_dir(o), ec);
-  fs::create_directories(markers_dir(o), ec);
   // Held while the item runs, by the forked file-system workers too: --status reads it as "running", and a second
   // process for the same item (a requeued Slurm task beside the old one) goes away instead of mixing outputs.
   const int lock_fd = ::open(lock_path(o, *item).c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
@@ -355,9 +365,12 @@ int run_item(const Manifest& m, const BatchOptions& o, int index) {
     close(lock_fd);
     return static_cast<int>(int_member(*marker, "exit_code", 0));
   }
+  // Whatever an earlier run of this item left is of other evidence, options or version, or unfinished: it goes
+  // before the run, so items/<id>/ never holds outputs its marker does not describe.
   fs::remove(marker_path(o, *item), ec);
   fs::remove(failed_path(o, *item), ec);
   fs::remove_all(item_part(o, *item), ec);
+  fs::remove_all(item_out(o, *item), ec);
 
   RunOptions run_opts;
   if (item->folder)
@@ -380,12 +393,13 @@ int run_item(const Manifest& m, const BatchOptions& o, int index) {
     return kExitUsage;
   }
   run_opts.formats = *formats;
-  // report.json's command line: the direct run this item stands for, the same on every rerun.
+  // report.json's command line: the direct run this item stands for, with the options that change its output only
+  // (not --threads, which the local engine sets from --parallel), so that a redone item has the same report.
   run_opts.command_line = {"roo-ingest"};
   if (item->folder) run_opts.command_line.push_back("--dir");
   run_opts.command_line.insert(run_opts.command_line.end(), item->paths.begin(), item->paths.end());
   run_opts.command_line.insert(run_opts.command_line.end(), {"-o", item_out(o, *item).string()});
-  for (const std::string& a : item_scan_args(o)) run_opts.command_line.push_back(a);
+  for (const std::string& a : output_args(o)) run_opts.command_line.push_back(a);
 
   // The item's stderr goes to its log, where --status finds why it failed.
   std::fflush(stderr);
@@ -618,6 +632,11 @@ pid_t spawn_item(const Manifest& m, const BatchOptions& o, int index) {
   std::vector<std::string> args = {o.self_exe, "--manifest", m.path, "-o", o.batch_dir, "--run-item",
                                    std::to_string(index)};
   for (const std::string& a : item_scan_args(o)) args.push_back(a);
+  // Without --threads each item would start a thread per core, `parallel` times over: the cores are shared out.
+  if (o.threads == 0) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    args.insert(args.end(), {"--threads", std::to_string(std::max(1u, cores / static_cast<unsigned>(o.parallel)))});
+  }
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -327,6 +327,13 @@ class Batch(unittest.TestCase):
         proc = self.tool("--manifest", m, "-o", inside, expect=EXIT_USAGE)
         self.assertIn("evidence", proc.stderr)
         self.assertFalse(os.path.exists(inside))
+        # A folder that holds other things and is no batch folder (it has no markers/).
+        other = os.path.join(self.tmp, "other")
+        os.mkdir(other)
+        open(os.path.join(other, "notes.txt"), "w").close()
+        proc = self.tool("--manifest", m, "-o", other, expect=EXIT_USAGE)
+        self.assertIn("not a batch folder", proc.stderr)
+        self.assertEqual(os.listdir(other), ["notes.txt"])
         # Batch options without a manifest, and an image beside one.
         self.tool("--status", "-o", self.batch, expect=EXIT_USAGE)
         self.tool("--manifest", m, images("demo.E01"), "-o", self.batch, expect=EXIT_USAGE)

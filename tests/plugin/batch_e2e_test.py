@@ -16,16 +16,19 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 BINARY = None
 REPO = None
+SHIM = None  # tests/plugin/tsk_read_shim.c, to make an item's run slow (only the tests given --shim)
 
 EXIT_PARTIAL = 5  # README "Exit codes": the batch's code when an item is not done with 0
 EXIT_NOTHING_READABLE = 6
@@ -266,6 +269,38 @@ class Batch(unittest.TestCase):
         self.batch_run(m)
         self.assertEqual(self.case_bytes(), uninterrupted)
 
+    def test_a_running_item_is_shown_running_and_when_killed_is_redone(self):
+        m = self.manifest(self.items[:3])
+        self.batch_run(m, expect=0)
+        uninterrupted = self.case_bytes()
+        shutil.rmtree(self.batch)
+        # Item 1 alone, slowed down (every libtsk file read waits 100 ms), as a Slurm task would run it.
+        env = dict(os.environ, LD_PRELOAD=SHIM, ROO_SHIM_SLOW_MS="100")
+        proc = subprocess.Popen([BINARY, "--manifest", m, "-o", self.batch, "--run-item", "1", "--threads", "1"],
+                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        part = os.path.join(self.batch, "items", ".demo.part")
+        deadline = time.time() + 60
+        while time.time() < deadline and not os.path.isdir(part):
+            time.sleep(0.05)
+        self.assertTrue(os.path.isdir(part))
+        self.assertEqual(self.status(m)["demo"]["status"], "running")
+        # A second process for the same item goes away without touching it.
+        second = self.tool("--manifest", m, "-o", self.batch, "--run-item", "1", expect=EXIT_USAGE)
+        self.assertIn("being run by another process", second.stderr)
+        self.assertTrue(os.path.isdir(part))
+        os.killpg(proc.pid, signal.SIGKILL)  # the item's process and its file-system workers
+        proc.wait()
+        deadline = time.time() + 60
+        while time.time() < deadline and self.status(m)["demo"]["status"] == "running":
+            time.sleep(0.1)
+        st = self.status(m)
+        self.assertEqual((st["demo"]["status"], st["demo-split"]["status"]), ("missing", "missing"))
+        proc = self.batch_run(m, expect=0)
+        self.assertEqual(self.last_progress(proc.stderr)["items_skipped"], 0)
+        self.assertEqual(self.case_bytes(), uninterrupted)
+        self.assertFalse(os.path.exists(part))
+
     def test_a_changed_evidence_or_option_is_redone_and_a_new_drive_alone_is_read(self):
         copy = os.path.join(self.ev, "copy.E01")
         shutil.copyfile(images("demo.E01"), copy)
@@ -341,4 +376,5 @@ class Batch(unittest.TestCase):
 
 if __name__ == "__main__":
     import e2e_main
-    e2e_main.run(sys.modules[__name__], "Batch")
+    e2e_main.run(sys.modules[__name__], "Batch",
+                 flags=("--binary", "--repo", "--shim") if "--shim" in sys.argv else ("--binary", "--repo"))

@@ -423,6 +423,7 @@ int run_item(const Manifest& m, const BatchOptions& o, int index) {
   const fs::path part = item_part(o, *item), out = item_out(o, *item);
   auto report = terminal_exit(code) ? digest_file(part / "report.json") : std::nullopt;
   auto rows = terminal_exit(code) ? digest_file(part / "rows.jsonl") : std::nullopt;
+  std::string why;  // what went wrong after the run, else the run's own words in its log
   if (report && rows) {
     std::vector<FileStamp> files;
     for (const std::string& f : evidence_files(*item, part / "report.json"))
@@ -433,10 +434,15 @@ int run_item(const Manifest& m, const BatchOptions& o, int index) {
       close(lock_fd);
       return code;
     }
-    std::fprintf(stderr, "roo-ingest: error: item %s: cannot move its outputs into %s or write its marker\n",
-                 item->id.c_str(), out.c_str());
+    why = "roo-ingest: error: item " + item->id + ": cannot move its outputs into " + out.string() +
+          " or write its marker";
+    code = kExitInternal;
+  } else if (terminal_exit(code)) {
+    why = "roo-ingest: error: item " + item->id + " ended with " + std::to_string(code) +
+          " but left no report.json and rows.jsonl";
     code = kExitInternal;
   }
+  if (!why.empty()) std::fprintf(stderr, "%s\n", why.c_str());
   // Not terminal: no marker, the part folder goes, and why is kept for --status (the next run retries it).
   fs::remove_all(part, ec);
   rapidjson::StringBuffer buf;
@@ -446,7 +452,7 @@ int run_item(const Manifest& m, const BatchOptions& o, int index) {
   w.Key("exit_code");
   w.Int(code);
   put(w, "exit_meaning", exit_meaning(code));
-  put(w, "why", why_from_log(item_log(o, *item)));
+  put(w, "why", why.empty() ? why_from_log(item_log(o, *item)) : why);
   w.EndObject();
   write_atomically(failed_path(o, *item), std::string(buf.GetString(), buf.GetSize()) + "\n");
   close(lock_fd);

@@ -1,5 +1,4 @@
-// The merge: one case from the items with a valid marker (README.md "Many drives", docs/output-formats.md "The case
-// database").
+// The merge: one case from the items with a valid marker (README.md "Many drives": its tables and files).
 //
 // Each item is merged once into a part of its own, .merge/<id>-<marker sha256 prefix>.sqlite: its rows, each with
 // the evidence id put first ({"evidence_id":"…", then the row's own fields), written by the same SQLite writer as

@@ -171,6 +171,12 @@ class Batch(unittest.TestCase):
         self.assertEqual(st["gone"]["exit_code"], EXIT_EVIDENCE)
         self.assertIn(self.gone, st["gone"]["why"])
         self.assertEqual(st["laptop.raw"]["rows"], 461)
+        table = self.tool("--manifest", m, "-o", self.batch, "--status", expect=0).stdout.splitlines()
+        self.assertEqual(table[0], f"batch {self.batch}: 6 items: 4 done, 1 partial, 1 failed, 0 running, 0 missing")
+        gone_line = next(l for l in table if " gone " in l)
+        self.assertIn("failed", gone_line)
+        self.assertIn("exit 3", gone_line)
+        self.assertIn("run again to retry", gone_line)
         items = {r[0]: r[1:] for r in db.execute("SELECT evidence_id, status, exit_code, merged FROM items")}
         self.assertEqual(items["gone"], ("failed", EXIT_EVIDENCE, 0))
         self.assertEqual(items["junk"], ("partial", EXIT_NOTHING_READABLE, 1))

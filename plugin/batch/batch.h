@@ -20,7 +20,7 @@
 //   items/<id>/               the item's usual outputs (rows.jsonl, report.json, report.html …), once it ended
 //   items/.<id>.part/         the run in progress (removed or renamed into items/<id>/ when it ends)
 //   items/<id>.log            what the item's run wrote on stderr
-//   markers/<id>.done.json    the done marker (see write_marker in batch.cpp for its fields)
+//   markers/<id>.done.json    the done marker (marker_json in batch.cpp says what it holds)
 //   markers/<id>.failed.json  the last run that ended without a marker: exit code and why (retried next time)
 //   .merge/<id>-<marker sha256 prefix>.sqlite   the item's merged part, rebuilt only when its marker changes
 //   case.sqlite, case.rows.jsonl, case.html     the merged case

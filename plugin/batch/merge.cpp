@@ -245,9 +245,13 @@ const Correlation kCorrelations[] = {
      "kind = 'task' AND json_extract(row_json, '$.text') IS NOT NULL AND time_utc IS NOT NULL"},
     {"same_workspace", "a workspace (project_path) with rows on several drives", "project_path", "project_path",
      "project_path IS NOT NULL"},
+    // A task's api_config_name and the CLI's provider_profile rows name the same thing (docs/row-contract.md); the
+    // profile_name of other kinds is a VS Code profile's, not an API profile's.
     {"same_api_profile", "an API configuration profile named on several drives", "profile",
-     "COALESCE(json_extract(row_json, '$.api_config_name'), json_extract(row_json, '$.profile_name'))",
-     "COALESCE(json_extract(row_json, '$.api_config_name'), json_extract(row_json, '$.profile_name')) IS NOT NULL"},
+     "CASE kind WHEN 'task' THEN json_extract(row_json, '$.api_config_name') "
+     "ELSE json_extract(row_json, '$.profile_name') END",
+     "kind IN ('task', 'provider_profile') AND CASE kind WHEN 'task' THEN json_extract(row_json, "
+     "'$.api_config_name') ELSE json_extract(row_json, '$.profile_name') END IS NOT NULL"},
     {"same_command", "a command run on several drives", "command", "json_extract(row_json, '$.command')",
      "kind = 'command' AND json_extract(row_json, '$.command') IS NOT NULL"},
 };

@@ -208,7 +208,12 @@ class Batch(unittest.TestCase):
         linux_commands = {r["command"] for r in linux_expected if r["kind"] == "command"}
         commands = {r[0] for r in db.execute("SELECT key FROM same_command WHERE evidence_id = 'laptop.raw'")}
         self.assertEqual(commands, linux_commands)
-        self.assertGreater(db.execute("SELECT COUNT(*) FROM same_api_profile").fetchone()[0], 0)
+        # Every task of linux-ext4 names its API profile (api_config_name); each name is on the four drives.
+        profiles = {r["api_config_name"] for r in linux_expected if r["kind"] == "task" and r.get("api_config_name")}
+        self.assertTrue(profiles)
+        for name in profiles:
+            drives = [r[0] for r in db.execute("SELECT evidence_id FROM same_api_profile WHERE key = ?", (name,))]
+            self.assertEqual(drives, ["demo", "demo-split", "laptop.raw", "tree"])
         with open(os.path.join(self.batch, "case.html"), encoding="utf-8") as f:
             html = f.read()
         self.assertIn('<a href="items/demo/report.html">', html)

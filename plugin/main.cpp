@@ -245,8 +245,10 @@ Examples:
       return roo::kExitInternal;
     }
   }
-  if (run_item > 0 || merge_only || status_only || batch.json) {
-    std::fprintf(stderr, "roo-ingest: error: --run-item, --merge, --status and --json need --manifest\n");
+  if (run_item > 0 || merge_only || status_only || batch.json || app.count("--engine") || app.count("--parallel")) {
+    std::fprintf(stderr,
+                 "roo-ingest: error: --engine, --parallel, --run-item, --merge, --status and --json need "
+                 "--manifest\n");
     return roo::kExitUsage;
   }
   if (opts.image_paths.empty() == opts.folder.empty()) {

@@ -384,6 +384,7 @@ class Batch(unittest.TestCase):
         self.assertEqual(os.listdir(other), ["notes.txt"])
         # Batch options without a manifest, and an image beside one.
         self.tool("--status", "-o", self.batch, expect=EXIT_USAGE)
+        self.tool(images("demo.E01"), "--parallel", "2", "-o", self.batch, expect=EXIT_USAGE)
         self.tool("--manifest", m, images("demo.E01"), "-o", self.batch, expect=EXIT_USAGE)
 
 

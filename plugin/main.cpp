@@ -6,8 +6,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 
+#include "plugin/batch/batch.h"
 #include "plugin/formats/derive.h"
+#include "plugin/formats/display_time.h"
 #include "plugin/progress.h"
 #include "plugin/run.h"
 
@@ -63,6 +66,8 @@ Examples:
   roo-ingest suspect.E01 -o out/ --verify        # hash the image first; exit 7 if the E01's MD5/SHA-1 differ
   roo-ingest suspect.E01 -o out/ --deep          # also $OrphanFiles and carving of unallocated space and slack
   roo-ingest suspect.E01 -o out/ --threads 4     # at most 4 worker threads (default: one per CPU core)
+  roo-ingest --manifest drives.tsv -o case/ --parallel 4   # many drives, 4 at a time, merged into one case
+  roo-ingest --manifest drives.tsv -o case/ --status       # which items are done, failed, running, missing
   (fls -o 2048 -r -m /p1/ suspect.E01; cat out/roo.body) | mactime -d -y   # with a file system (see the summary)
   sqlite3 out/roo.sqlite "SELECT time_utc, kind, json_extract(row_json, '$.text') FROM rows
                           WHERE kind = 'command' ORDER BY time_utc"
@@ -121,6 +126,34 @@ Examples:
                "Scan file systems in this process instead of one child process each (debugging only: a libtsk "
                "crash then ends the whole run)");
 
+  // Many drives (README.md "Many drives", plugin/batch/batch.h).
+  roo::batch::BatchOptions batch;
+  int run_item = 0;
+  bool merge_only = false, status_only = false;
+  app.add_option("--manifest", batch.manifest,
+                 "Batch: a TSV manifest of evidence (header evidence_id<TAB>path, then one line per drive: its id, "
+                 "the image and any extra segments, or a folder written with a trailing /). Every item runs into "
+                 "OUTDIR/items/<id>/ with a done marker, and the done items are merged into OUTDIR/case.sqlite, "
+                 "case.rows.jsonl and case.html. Run again to resume: items with a valid marker are skipped")
+      ->type_name("FILE");
+  app.add_option("--engine", batch.engine,
+                 "Batch: where the items run: local (a pool of --parallel worker processes), slurm (a job array "
+                 "and a merge job), or auto (slurm when sbatch answers, else local; the default)")
+      ->check(CLI::IsMember({"local", "slurm", "auto"}))
+      ->type_name("ENGINE");
+  app.add_option("--parallel", batch.parallel, "Batch: items run at once (default 2)")
+      ->check(CLI::PositiveNumber)
+      ->type_name("N");
+  app.add_option("--run-item", run_item,
+                 "Batch: run only the manifest's data line N (from 1; what a Slurm array task gets in "
+                 "SLURM_ARRAY_TASK_ID) and write its marker; no merge")
+      ->check(CLI::PositiveNumber)
+      ->type_name("N");
+  app.add_flag("--merge", merge_only, "Batch: only merge the done items into the case files");
+  app.add_flag("--status", status_only,
+               "Batch: list each item as done, partial (exit 5, 6, 7), failed (with why), running or missing");
+  app.add_flag("--json", batch.json, "Batch: --status as one JSON object on stdout");
+
   // Run with nothing, the tool says what it needs rather than which option CLI11 checked first.
   if (argc <= 1) {
     std::fprintf(stderr,
@@ -150,6 +183,74 @@ Examples:
     return roo::kExitUsage;
   }
   opts.formats = *formats;
+  if (!batch.manifest.empty()) {
+    if (!opts.image_paths.empty() || !opts.folder.empty()) {
+      std::fprintf(stderr, "roo-ingest: error: --manifest takes its evidence from the manifest: give no IMAGE or "
+                           "--dir beside it\n");
+      return roo::kExitUsage;
+    }
+    if ((run_item > 0) + merge_only + status_only > 1) {
+      std::fprintf(stderr, "roo-ingest: error: give at most one of --run-item, --merge and --status\n");
+      return roo::kExitUsage;
+    }
+    if (!roo::time_zone_exists(opts.display_tz, &error)) {
+      std::fprintf(stderr, "roo-ingest: error: %s\n", error.c_str());
+      return roo::kExitUsage;
+    }
+    batch.batch_dir = opts.out_dir;
+    batch.progress = progress;
+    batch.quiet = opts.quiet;
+    batch.deep = opts.deep;
+    batch.native = opts.native;
+    batch.verify = opts.verify;
+    batch.tz = opts.display_tz;
+    batch.formats = format_list;
+    batch.threads = opts.threads;
+    batch.stall_timeout_seconds = opts.stall_timeout_seconds;
+    if (char* self = realpath("/proc/self/exe", nullptr)) {
+      batch.self_exe = self;
+      std::free(self);
+    }
+    const auto manifest = roo::batch::load_manifest(batch.manifest, &error);
+    if (!manifest) {
+      std::fprintf(stderr, "roo-ingest: error: %s\n", error.c_str());
+      return roo::kExitUsage;
+    }
+    if (auto why = roo::batch::batch_dir_refused(*manifest, batch.batch_dir)) {
+      std::fprintf(stderr, "roo-ingest: error: %s\n", why->c_str());
+      return roo::kExitUsage;
+    }
+    try {
+      if (status_only) return roo::batch::print_status(*manifest, batch);
+      if (merge_only) return roo::batch::merge(*manifest, batch);
+      // A folder that holds other things is not taken for a batch (its items/ and markers/ would go among them).
+      std::error_code ec;
+      if (!opts.force && std::filesystem::is_directory(batch.batch_dir, ec) &&
+          !std::filesystem::is_empty(batch.batch_dir, ec) &&
+          !std::filesystem::is_directory(std::filesystem::path(batch.batch_dir) / "markers", ec)) {
+        std::fprintf(stderr,
+                     "roo-ingest: error: %s is not empty and not a batch folder (it has no markers/); choose "
+                     "another, or use --force to make it one\n",
+                     batch.batch_dir.c_str());
+        return roo::kExitUsage;
+      }
+      if (run_item > 0) return roo::batch::run_item(*manifest, batch, run_item);
+      if (batch.engine == "slurm") {
+        std::fprintf(stderr, "roo-ingest: error: --engine slurm is not in this build; use --engine local\n");
+        return roo::kExitUsage;
+      }
+      return roo::batch::run_local(*manifest, batch);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "roo-ingest: internal error: %s\n", e.what());
+      return roo::kExitInternal;
+    }
+  }
+  if (run_item > 0 || merge_only || status_only || batch.json || app.count("--engine") || app.count("--parallel")) {
+    std::fprintf(stderr,
+                 "roo-ingest: error: --engine, --parallel, --run-item, --merge, --status and --json need "
+                 "--manifest\n");
+    return roo::kExitUsage;
+  }
   if (opts.image_paths.empty() == opts.folder.empty()) {
     std::fprintf(stderr,
                  "roo-ingest: error: give either an IMAGE or --dir FOLDER (not both, not neither); see --help\n");

@@ -8,9 +8,10 @@
 # alone costs (ratio 1 adds reading, hashing and parsing the Roo JSON and writing its rows).
 # It never fails on timing: it prints the figures and ratios and exits 0 (non-zero only when a step breaks).
 #
-#   tests/bench/run-bench.sh [--small] [WORKDIR]
+#   tests/bench/run-bench.sh [--small] [--image-only] [WORKDIR]
 #
 #   --small   smoke scale (20k unrelated files, 100 tasks, ~20 MiB big ui_messages.json)
+#   --image-only  make (or reuse) the bench image, print its path on stdout and stop (run-batch-bench.sh uses it)
 #   WORKDIR   where the tree, the image and outputs live (default ${TMPDIR:-/tmp}/roo-bench[-small]); the tree
 #             and the image are kept there and reused by later runs with the same generator and scale.
 #
@@ -26,11 +27,13 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 SMALL=0
+IMAGE_ONLY=0
 WORKDIR=
 for a in "$@"; do
   case $a in
     --small) SMALL=1 ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    --image-only) IMAGE_ONLY=1 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     -*) echo "run-bench: unknown option $a" >&2; exit 2 ;;
     *) WORKDIR=$a ;;
   esac
@@ -114,6 +117,10 @@ GEN_ARGS=()
 [[ $SMALL == 1 ]] && GEN_ARGS+=(--small)
 make_tree "$TREE" "$WORKDIR/tree.key" "$WORKDIR/image.key" "${GEN_ARGS[@]}"
 make_image "$TREE" "$IMG" "$WORKDIR/tree.key" "$WORKDIR/image.key"
+if [[ $IMAGE_ONLY == 1 ]]; then
+  echo "$IMG"
+  exit 0
+fi
 
 # ---- 3. roo-ingest --------------------------------------------------------------------------------------
 if [[ -n ${ROO_INGEST:-} ]]; then

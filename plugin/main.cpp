@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "plugin/batch/batch.h"
+#include "plugin/batch/slurm_engine.h"
 #include "plugin/formats/derive.h"
 #include "plugin/formats/display_time.h"
 #include "plugin/progress.h"
@@ -141,6 +142,11 @@ Examples:
                  "and a merge job), or auto (slurm when sbatch answers, else local; the default)")
       ->check(CLI::IsMember({"local", "slurm", "auto"}))
       ->type_name("ENGINE");
+  std::string sbatch_options;
+  app.add_option("--sbatch-options", sbatch_options,
+                 "Batch on Slurm: the lab's own sbatch options for the array and the merge job, in one word split on "
+                 "blanks (e.g. \"--partition=forensics --account=case42 --time=04:00:00 --mem=8G\")")
+      ->type_name("OPTIONS");
   app.add_option("--parallel", batch.parallel, "Batch: items run at once (default 2)")
       ->check(CLI::PositiveNumber)
       ->type_name("N");
@@ -235,9 +241,35 @@ Examples:
         return roo::kExitUsage;
       }
       if (run_item > 0) return roo::batch::run_item(*manifest, batch, run_item);
-      if (batch.engine == "slurm") {
-        std::fprintf(stderr, "roo-ingest: error: --engine slurm is not in this build; use --engine local\n");
-        return roo::kExitUsage;
+      std::string engine = batch.engine;
+      if (engine == "auto") engine = roo::slurm::slurm_available() ? "slurm" : "local";
+      if (engine == "slurm") {
+        // One job array over the items without a valid marker (resuming submits only those) and a merge job
+        // after it with afterany (plugin/batch/slurm_engine.h, docs/batch-slurm.md).
+        roo::slurm::SlurmRequest request;
+        request.binary = batch.self_exe;
+        request.manifest = std::filesystem::absolute(batch.manifest);
+        request.batch_dir = std::filesystem::absolute(batch.batch_dir);
+        request.items = roo::batch::pending_items(*manifest, batch);
+        if (request.items.empty()) {
+          std::printf("every item has a valid done marker: merging only\n");
+          return roo::batch::merge(*manifest, batch);
+        }
+        // The array tasks' --run-item takes the folder for a batch folder by its markers/.
+        std::filesystem::create_directories(request.batch_dir / "markers", ec);
+        request.throttle = batch.parallel;
+        request.sbatch_options = roo::slurm::split_sbatch_options(sbatch_options);
+        request.scan_options = roo::batch::item_scan_args(batch);
+        const roo::slurm::SlurmSubmission sent = roo::slurm::submit_batch(request);
+        if (!sent.ok) {
+          std::fprintf(stderr, "roo-ingest: error: %s\n", sent.why.c_str());
+          return roo::kExitUsage;
+        }
+        std::printf("submitted array job %s (--array=%s, %zu item(s)) and merge job %s (afterany); follow it with "
+                    "roo-ingest --manifest %s -o %s --status\n",
+                    sent.array_job_id.c_str(), sent.array_spec.c_str(), request.items.size(),
+                    sent.merge_job_id.c_str(), batch.manifest.c_str(), batch.batch_dir.c_str());
+        return roo::kExitOk;
       }
       return roo::batch::run_local(*manifest, batch);
     } catch (const std::exception& e) {
@@ -245,9 +277,11 @@ Examples:
       return roo::kExitInternal;
     }
   }
-  if (run_item > 0 || merge_only || status_only || batch.json || app.count("--engine") || app.count("--parallel")) {
+  if (run_item > 0 || merge_only || status_only || batch.json || app.count("--engine") || app.count("--parallel") ||
+      app.count("--sbatch-options")) {
     std::fprintf(stderr,
-                 "roo-ingest: error: --engine, --parallel, --run-item, --merge, --status and --json need "
+                 "roo-ingest: error: --engine, --parallel, --sbatch-options, --run-item, --merge, --status and --json "
+                 "need "
                  "--manifest\n");
     return roo::kExitUsage;
   }

@@ -625,15 +625,15 @@ std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition&
     }
     if (!opened.fs) {
       if (locked) *locked = true;
-      const std::string given = passwords.size() == 1 ? std::string("the password given")
-                                                      : "none of the " + std::to_string(passwords.size()) +
-                                                            " passwords given";
       if (unlocked)
         return fail("damaged encrypted APFS volume (FileVault): a password given unlocks its volume key, but the "
                     "volume cannot be opened" + hint + " (libtsk: " + reason + ")");
       if (keys_read)
-        return fail("encrypted APFS volume (FileVault): " + given + (passwords.size() == 1 ? " does" : " do") +
-                    " not unlock it" + hint);
+        return fail("encrypted APFS volume (FileVault): " +
+                    (passwords.size() == 1 ? std::string("the password given does not unlock it")
+                                           : "none of the " + std::to_string(passwords.size()) +
+                                                 " passwords given unlocks it") +
+                    hint);
       return fail("encrypted APFS volume (FileVault): its keybags cannot be read (" + keys_why + "), and libtsk "
                   "does not open it with " + (passwords.size() == 1 ? "the password given" : "any password given") +
                   hint + " (libtsk: " + reason + ")");

@@ -131,8 +131,8 @@ Examples:
       ->type_name("FILE");
   bool password_stdin = false;
   app.add_flag("--password-stdin", password_stdin,
-               "Read those passwords from standard input instead (a pipe or a redirected file, not a terminal), "
-               "one a line, as --password-file");
+               "Read those passwords from standard input (a pipe or a redirected file, not a terminal), one a "
+               "line as for --password-file; with both, the file's are tried first");
   bool no_isolate = false;
   app.add_flag("--no-isolate", no_isolate,
                "Scan file systems in this process instead of one child process each (debugging only: a libtsk "

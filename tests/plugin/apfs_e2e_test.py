@@ -360,7 +360,7 @@ class ApfsFileVault(unittest.TestCase):
     IMAGE = "macos-apfs-filevault.E01"
     PASSWORD = "tr0ub4dor&3 roo fixture"
     WRONG = "Tr0ub4dor&3 roo fixture"   # one letter off
-    HINT = "the usual one, with the ampersand"
+    HINT = "the usual one with the ampersand"
     ENCRYPTED = {"index": 0, "name": "Macintosh HD", "role": "none", "uuid": "a9f5c0de-0000-4a00-8000-00000000c011",
                  "encrypted": True, "password_hint": HINT}
 

@@ -14,7 +14,7 @@ namespace roo::tsk {
 namespace {
 
 const std::string kPassword = "tr0ub4dor&3 roo fixture";
-const std::string kHint = "the usual one, with the ampersand";
+const std::string kHint = "the usual one with the ampersand";
 
 std::string image_path() { return (test::fixtures() / "apfs" / "macos-apfs-filevault.E01").string(); }
 

@@ -607,9 +607,9 @@ std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition&
     if (!opened.fs) return fail("damaged APFS volume: " + reason);
   } else {
     // Each password in turn: roo-ingest tries it on the volume's keybags itself (apfs_filevault.h), then libtsk opens
-    // the volume with the one that unlocks it (tsk_fs_open_img_decrypt). libtsk 4.11.1 as built has no crypto
-    // (apfs_filevault.h): there the right password is told apart from a wrong one, but the volume is not read. Neither
-    // a password nor its place in the list is written anywhere.
+    // the volume with the one that unlocks it (tsk_fs_open_img_decrypt), or, as libtsk 4.11.1 is built without
+    // OpenSSL and cannot, open_filevault_volume gives it the volume decrypted. Neither a password nor its place in
+    // the list is written anywhere.
     bool unlocked = false, keys_read = true;
     std::string keys_why;
     for (const std::string& password : passwords) {
@@ -619,7 +619,6 @@ std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition&
       keys_read = u != ApfsUnlock::no_keys;
       unlocked = u == ApfsUnlock::unlocked;
       opened = open_pool_volume(img_.get(), p.offset_bytes, v.block, password, &reason);
-      // A libtsk built without OpenSSL (4.11.1 as released) cannot use the password: roo-ingest decrypts for it.
       if (!opened.fs && unlocked) opened = open_filevault_volume(img_.get(), p.offset_bytes, v.block, key, &reason);
       if (opened.fs || unlocked) break;
     }

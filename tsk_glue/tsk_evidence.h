@@ -118,7 +118,8 @@ class Image {
   // to open: not an allocated partition, encrypted, no/unknown file system, or damaged (libtsk's message).
   // Each view owns its TSK_FS_INFO and shares this image's TSK_IMG_INFO (kept alive by the view).
   // An encrypted APFS volume (FileVault) is opened with the first of `passwords` that unlocks it; with none given it
-  // is not opened (*why names it encrypted, with its password hint), and when none unlocks it *locked is set too.
+  // is not opened (*why names it encrypted, with its password hint). When passwords were given and it still is not
+  // opened (none unlocks it, or it is damaged), *locked is set too: the run counts it failed, not skipped.
   std::unique_ptr<roo::FileSystemView> open_fs(const Partition& p, const std::string& evidence_id,
                                                std::string* why, const std::vector<std::string>& passwords = {},
                                                bool* locked = nullptr);

@@ -3,10 +3,15 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
 
 #include "plugin/batch/batch.h"
 #include "plugin/batch/slurm_engine.h"
@@ -122,6 +127,18 @@ Examples:
                  "0 waits for ever")
       ->check(CLI::NonNegativeNumber)
       ->type_name("SECONDS");
+  std::string password_file;
+  app.add_option("--password-file", password_file,
+                 "Passwords for encrypted APFS volumes (FileVault), one a line (the whole line, spaces kept; empty "
+                 "lines left out): each encrypted volume is opened with the first that unlocks it. Without one an "
+                 "encrypted volume is skipped, with its password hint in report.json; when none unlocks it, it is "
+                 "reported failed (exit code 5) and the other volumes are scanned. Passwords are read from the file "
+                 "only (never from the command line, where ps would show them) and written to no output")
+      ->type_name("FILE");
+  bool password_stdin = false;
+  app.add_flag("--password-stdin", password_stdin,
+               "Read those passwords from standard input (a pipe or a redirected file, not a terminal), one a "
+               "line as for --password-file; with both, the file's are tried first");
   bool no_isolate = false;
   app.add_flag("--no-isolate", no_isolate,
                "Scan file systems in this process instead of one child process each (debugging only: a libtsk "
@@ -177,6 +194,37 @@ Examples:
     return roo::kExitUsage;
   }
   opts.isolate = !no_isolate;
+  if (!password_file.empty()) {
+    std::ifstream in(password_file, std::ios::binary);
+    std::stringstream text;
+    if (in) text << in.rdbuf();
+    if (!in || in.bad()) {
+      std::fprintf(stderr, "roo-ingest: error: --password-file %s: cannot read it: %s\n", password_file.c_str(),
+                   std::strerror(errno));
+      return roo::kExitUsage;
+    }
+    opts.passwords = roo::password_lines(text.str());
+    if (opts.passwords.empty()) {
+      std::fprintf(stderr, "roo-ingest: error: --password-file %s holds no password (one a line)\n",
+                   password_file.c_str());
+      return roo::kExitUsage;
+    }
+  }
+  if (password_stdin) {
+    // A password typed at a terminal would be echoed, and could end in a terminal log.
+    if (isatty(STDIN_FILENO)) {
+      std::fprintf(stderr, "roo-ingest: error: --password-stdin reads a pipe or a redirected file, not a terminal\n");
+      return roo::kExitUsage;
+    }
+    std::stringstream text;
+    text << std::cin.rdbuf();
+    std::vector<std::string> more = roo::password_lines(text.str());
+    if (more.empty()) {
+      std::fprintf(stderr, "roo-ingest: error: --password-stdin: standard input holds no password (one a line)\n");
+      return roo::kExitUsage;
+    }
+    opts.passwords.insert(opts.passwords.end(), more.begin(), more.end());
+  }
   roo::progress_init(opts.quiet             ? roo::ProgressMode::off
                      : progress == "json"   ? roo::ProgressMode::json
                      : progress == "plain"  ? roo::ProgressMode::plain

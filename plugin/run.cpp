@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -167,12 +168,16 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   // end of the job: the EWF chunk checksum errors their reads met go in the part report's warnings.
   std::mutex images_lock;
   std::vector<std::unique_ptr<tsk::Image>> images;
+  std::atomic<bool> locked{false};  // an encrypted volume none of the passwords given unlocks
   setup.open_view = [&](std::string* why) -> std::unique_ptr<FileSystemView> {
     if (!job.partition) return std::make_unique<FolderFileSystem>(opts.folder);
     try {
       std::unique_ptr<tsk::Image> image = tsk::Image::reopen(opts.image_paths, job.image_type);
+      bool not_unlocked = false;
       std::unique_ptr<FileSystemView> view =
-          image->open_fs(*job.partition, fs::path(opts.image_paths.front()).filename().string(), why);
+          image->open_fs(*job.partition, fs::path(opts.image_paths.front()).filename().string(), why,
+                         opts.passwords, &not_unlocked);
+      if (not_unlocked) locked = true;
       std::lock_guard<std::mutex> hold(images_lock);
       images.push_back(std::move(image));
       return view;
@@ -242,8 +247,10 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   };
   part.fs_type = scanned.fs_type;
   if (!scanned.opened) {
-    // An image that opened in the parent but not here, or a file system libtsk does not know.
-    part.status = scanned.write_ok ? PartStatus::no_file_system : PartStatus::failed;
+    // An image that opened in the parent but not here, or a file system libtsk does not know. An encrypted volume
+    // the examiner gave passwords for and none unlocked is a failure (exit code 5), not a volume with nothing to
+    // search: they asked for it to be read.
+    part.status = scanned.write_ok && !locked ? PartStatus::no_file_system : PartStatus::failed;
     part.reason = scanned.why;
     // The unpartitioned space given to this job is carved all the same: it needs no file system (an Apple
     // partition map's first partition is the map itself).
@@ -812,6 +819,19 @@ int derive_and_publish(const RunOptions& opts, RunReport& report, OutputDir* out
 }
 
 }  // namespace
+
+std::vector<std::string> password_lines(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) out.push_back(std::move(line));
+    at = end + 1;
+  }
+  return out;
+}
 
 int run(const RunOptions& opts) {
   std::string error;

@@ -30,9 +30,17 @@ struct RunOptions {
   // --stall-timeout: a file system's worker whose progress (bytes read, rows written) has not moved for this long
   // is ended and its file system reported as hung; 0 = wait for ever.
   int stall_timeout_seconds = 180;
+  // --password-file / --password-stdin: passwords tried in turn on each encrypted APFS volume (FileVault). Read
+  // before the run, never from the command line, and written nowhere; workers get them as the copy of this
+  // process's memory fork() gives them.
+  std::vector<std::string> passwords;
   std::vector<std::string> command_line;
 };
 
 int run(const RunOptions& opts);
+
+// The passwords of a --password-file or of --password-stdin's input: one a line, each line as it is (spaces kept)
+// but for its line end (LF or CR LF); empty lines are left out. In the order given.
+std::vector<std::string> password_lines(const std::string& text);
 
 }  // namespace roo

@@ -1,5 +1,7 @@
 #include "tsk_glue/apfs_pool.h"
 
+#include "tsk_glue/apfs_filevault.h"
+
 #include <tsk/libtsk.h>
 #include <tsk/fs/apfs_fs.h>
 
@@ -43,6 +45,25 @@ struct PoolHandles {
     if (pool) tsk_pool_close(pool);
   }
 };
+
+// What libtsk cannot say of an encrypted volume it does not open: its UUID, name and role, from its superblock
+// (apfs_superblock_t, Apple File System Reference "Volume Superblock": apfs_vol_uuid 0xF0, apfs_volname 0x2C0,
+// apfs_role 0x3C4; a volume superblock is not encrypted).
+void read_encrypted_volume_superblock(TSK_IMG_INFO* img, uint64_t offset, uint32_t block_size, PoolVolume* vol) {
+  unsigned char sb[0x3C6];
+  const uint64_t at = offset + vol->block * block_size;
+  if (block_size == 0 || at + sizeof sb > static_cast<uint64_t>(img->size) ||
+      tsk_img_read(img, static_cast<TSK_OFF_T>(at), reinterpret_cast<char*>(sb), sizeof sb) !=
+          static_cast<ssize_t>(sizeof sb) ||
+      std::memcmp(sb + 32, "APSB", 4) != 0) {
+    tsk_error_reset();
+    return;
+  }
+  vol->uuid = uuid_text(sb + 0xF0);
+  vol->name.assign(reinterpret_cast<const char*>(sb + 0x2C0), strnlen(reinterpret_cast<const char*>(sb + 0x2C0), 256));
+  vol->role_value = static_cast<uint16_t>(sb[0x3C4] | sb[0x3C5] << 8);
+  vol->role = apfs_role_name(vol->role_value);
+}
 
 }  // namespace
 
@@ -171,6 +192,11 @@ std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t off
     tsk_error_reset();
     if (fs) tsk_fs_close(fs);
     if (pool_img) tsk_img_close(pool_img);
+    if (vol.encrypted) {
+      if (vol.uuid.empty()) read_encrypted_volume_superblock(img, offset, c.block_size, &vol);
+      if (vol.password_hint.empty() && !vol.uuid.empty())
+        vol.password_hint = apfs_password_hint(img, offset, vol.uuid);
+    }
     c.volumes.push_back(std::move(vol));
   }
   tsk_pool_close(pool);

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <utility>
 
+#include "tsk_glue/apfs_filevault.h"
 #include "tsk_glue/apfs_pool.h"
 #include "tsk_glue/partition_table.h"
 #include "tsk_glue/segments.h"
@@ -541,7 +542,8 @@ void Image::list_partitions() {
 }
 
 std::unique_ptr<roo::FileSystemView> Image::open_fs(const Partition& p, const std::string& evidence_id,
-                                                    std::string* why) {
+                                                    std::string* why, const std::vector<std::string>& passwords,
+                                                    bool* locked) {
   auto fail = [&](const std::string& reason) -> std::unique_ptr<roo::FileSystemView> {
     if (why) *why = reason;
     return nullptr;
@@ -549,7 +551,7 @@ std::unique_ptr<roo::FileSystemView> Image::open_fs(const Partition& p, const st
   if (p.kind == Partition::unallocated) return fail("unallocated space, not a file system");
   if (p.kind == Partition::meta) return fail("volume system metadata (" + p.description + "), not a file system");
   if (p.offset_bytes >= info_.size) return fail("partition starts past the end of the image");
-  if (p.pool_volume) return open_pool_volume_fs(p, evidence_id, why);
+  if (p.pool_volume) return open_pool_volume_fs(p, evidence_id, why, passwords, locked);
   if (p.container) return fail("APFS container: each of its volumes is searched on its own");
   if (!p.container_error.empty()) return fail("damaged APFS container: " + p.container_error);
 
@@ -587,18 +589,55 @@ std::unique_ptr<roo::FileSystemView> Image::open_fs(const Partition& p, const st
 }
 
 std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition& p, const std::string& evidence_id,
-                                                                std::string* why) {
+                                                                std::string* why,
+                                                                const std::vector<std::string>& passwords,
+                                                                bool* locked) {
   const PoolVolume& v = *p.pool_volume;
   auto fail = [&](const std::string& reason) -> std::unique_ptr<roo::FileSystemView> {
     if (why) *why = reason;
     return nullptr;
   };
-  if (v.encrypted)
-    return fail("encrypted APFS volume (FileVault): not read without its password" +
-                (v.password_hint.empty() ? std::string() : "; password hint: " + v.password_hint));
+  const std::string hint = v.password_hint.empty() ? std::string() : "; password hint: " + v.password_hint;
+  if (v.encrypted && passwords.empty())
+    return fail("encrypted APFS volume (FileVault): not read without its password" + hint);
   std::string reason;
-  PoolVolumeFs opened = open_pool_volume(img_.get(), p.offset_bytes, v.block, "", &reason);
-  if (!opened.fs) return fail("damaged APFS volume: " + reason);
+  PoolVolumeFs opened;
+  if (!v.encrypted) {
+    opened = open_pool_volume(img_.get(), p.offset_bytes, v.block, "", &reason);
+    if (!opened.fs) return fail("damaged APFS volume: " + reason);
+  } else {
+    // Each password in turn: roo-ingest tries it on the volume's keybags itself (apfs_filevault.h), then libtsk opens
+    // the volume with the one that unlocks it (tsk_fs_open_img_decrypt), or, as libtsk 4.11.1 is built without
+    // OpenSSL and cannot, open_filevault_volume gives it the volume decrypted. Neither a password nor its place in
+    // the list is written anywhere.
+    bool unlocked = false, keys_read = true;
+    std::string keys_why;
+    for (const std::string& password : passwords) {
+      ApfsVolumeKey key;
+      const ApfsUnlock u = apfs_unlock_volume_key(img_.get(), p.offset_bytes, v.uuid, password, &keys_why, &key);
+      if (u == ApfsUnlock::wrong_password) continue;
+      keys_read = u != ApfsUnlock::no_keys;
+      unlocked = u == ApfsUnlock::unlocked;
+      opened = open_pool_volume(img_.get(), p.offset_bytes, v.block, password, &reason);
+      if (!opened.fs && unlocked) opened = open_filevault_volume(img_.get(), p.offset_bytes, v.block, key, &reason);
+      if (opened.fs || unlocked) break;
+    }
+    if (!opened.fs) {
+      if (locked) *locked = true;
+      if (unlocked)
+        return fail("damaged encrypted APFS volume (FileVault): a password given unlocks its volume key, but the "
+                    "volume cannot be opened" + hint + " (libtsk: " + reason + ")");
+      if (keys_read)
+        return fail("encrypted APFS volume (FileVault): " +
+                    (passwords.size() == 1 ? std::string("the password given does not unlock it")
+                                           : "none of the " + std::to_string(passwords.size()) +
+                                                 " passwords given unlocks it") +
+                    hint);
+      return fail("encrypted APFS volume (FileVault): its keybags cannot be read (" + keys_why + "), and libtsk "
+                  "does not open it with " + (passwords.size() == 1 ? "the password given" : "any password given") +
+                  hint + " (libtsk: " + reason + ")");
+    }
+  }
   roo::VolumeInfo vol;
   vol.evidence = evidence_id;
   vol.image_paths = paths_;

@@ -117,15 +117,20 @@ class Image {
   // Opens the file system in a partition, or the APFS volume p.pool_volume names. Returns nullptr and sets *why (if why is given) when there is none
   // to open: not an allocated partition, encrypted, no/unknown file system, or damaged (libtsk's message).
   // Each view owns its TSK_FS_INFO and shares this image's TSK_IMG_INFO (kept alive by the view).
+  // An encrypted APFS volume (FileVault) is opened with the first of `passwords` that unlocks it; with none given it
+  // is not opened (*why names it encrypted, with its password hint). When passwords were given and it still is not
+  // opened (none unlocks it, or it is damaged), *locked is set too: the run counts it failed, not skipped.
   std::unique_ptr<roo::FileSystemView> open_fs(const Partition& p, const std::string& evidence_id,
-                                               std::string* why);
+                                               std::string* why, const std::vector<std::string>& passwords = {},
+                                               bool* locked = nullptr);
 
  private:
   Image() = default;
   static std::unique_ptr<Image> wrap(TSK_IMG_INFO* img, const std::vector<std::string>& paths);  // owns img
   void list_partitions();  // the volume system walk into partitions_
   std::unique_ptr<roo::FileSystemView> open_pool_volume_fs(const Partition& p, const std::string& evidence_id,
-                                                           std::string* why);
+                                                           std::string* why,
+                                                           const std::vector<std::string>& passwords, bool* locked);
   std::shared_ptr<TSK_IMG_INFO> img_;
   ImageInfo info_;
   std::vector<std::string> paths_;

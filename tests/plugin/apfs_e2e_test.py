@@ -351,5 +351,153 @@ class ApfsMac(unittest.TestCase):
         self.assertEqual(carving["errors"], [])
 
 
+class ApfsFileVault(unittest.TestCase):
+    """fixtures/apfs/macos-apfs-filevault.E01 (fixtures/README.md "FileVault"): a bare container with "Macintosh HD"
+    encrypted (the macos tree; password and hint as fixtures/build-apfs.sh gives them to apfs_put.py) and "Spare" not
+    encrypted (the macos-apfs Data tree). Read with the password, the encrypted volume must give the rows the same
+    tree gives on the unencrypted container of macos-apfs.E01; the password must be written nowhere."""
+
+    IMAGE = "macos-apfs-filevault.E01"
+    PASSWORD = "tr0ub4dor&3 roo fixture"
+    WRONG = "Tr0ub4dor&3 roo fixture"   # one letter off
+    HINT = "the usual one with the ampersand"
+    ENCRYPTED = {"index": 0, "name": "Macintosh HD", "role": "none", "uuid": "a9f5c0de-0000-4a00-8000-00000000c011",
+                 "encrypted": True, "password_hint": HINT}
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="roo-filevault-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_tool(self, name, *options, stdin=None):
+        out = os.path.join(self.tmp, name)
+        proc = subprocess.run([BINARY, "--quiet", *options, apfs_image(self.IMAGE), "-o", out], capture_output=True,
+                              input=stdin)
+        report, rows = None, []
+        if os.path.exists(os.path.join(out, "report.json")):
+            with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+                report = json.load(f)
+            with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
+                rows = [json.loads(line) for line in f]
+        return proc, out, report, rows
+
+    def password_file(self, *lines):
+        path = os.path.join(self.tmp, "passwords.txt")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+        return path
+
+    def volumes(self, report):
+        return {p["apfs_volume"]["name"]: p for p in report["partitions"] if "apfs_volume" in p}
+
+    def spare_is_searched(self, report, rows):
+        spare = self.volumes(report)["Spare"]
+        self.assertEqual((spare["status"], spare["apfs_volume"]["encrypted"]), ("parsed", False))
+        self.assertTrue(any(r["source"]["pool_volume"]["name"] == "Spare" for r in rows))
+
+    # Without a password the encrypted volume is skipped, said encrypted, with its password hint (read from its
+    # keybag: libtsk 4.11.1 reads none); the other volume is searched, and the run is not partial.
+    def test_without_a_password_it_is_skipped_with_its_hint(self):
+        proc, _, report, rows = self.run_tool("none")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        enc = self.volumes(report)["Macintosh HD"]
+        self.assertEqual({k: enc["apfs_volume"].get(k) for k in self.ENCRYPTED}, self.ENCRYPTED)
+        self.assertEqual(enc["status"], "no_file_system")
+        self.assertEqual(enc["reason"], "encrypted APFS volume (FileVault): not read without its password; "
+                                        "password hint: " + self.HINT)
+        self.assertFalse(enc["completeness"]["searched"])
+        self.spare_is_searched(report, rows)
+        self.assertFalse(any(r["source"]["pool_volume"]["name"] == "Macintosh HD" for r in rows))
+
+    # With the password (second in the file, after a wrong one) the volume is read: its rows are the rows of the
+    # same tree on the unencrypted container of macos-apfs.E01 (same paths, inodes, bytes, times), but for where
+    # they come from.
+    def test_the_right_password_reads_its_rows(self):
+        proc, _, report, rows = self.run_tool("right", "--password-file", self.password_file(self.WRONG, self.PASSWORD))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        enc = self.volumes(report)["Macintosh HD"]
+        self.assertEqual((enc["status"], enc["fs_type"]), ("parsed", "apfs"))
+        self.spare_is_searched(report, rows)
+        plain_out = os.path.join(self.tmp, "plain")
+        subprocess.run([BINARY, "--quiet", apfs_image("macos-apfs.E01"), "-o", plain_out], check=True)
+        with open(os.path.join(plain_out, "rows.jsonl"), encoding="utf-8") as f:
+            plain = [json.loads(line) for line in f]
+
+        def comparable(r):
+            r = json.loads(json.dumps(r))
+            for k in ("row_id", "evidence", "pool_volume", "image_paths"):
+                r.pop(k, None)
+                r["source"].pop(k, None)
+            return r
+        mine = [comparable(r) for r in rows if r["source"]["pool_volume"]["name"] == "Macintosh HD"]
+        self.assertGreater(len(plain), 20)
+        self.assertEqual(mine, [comparable(r) for r in plain])
+        self.assertEqual({r["source"]["pool_volume"]["uuid"] for r in rows
+                          if r["source"]["pool_volume"]["name"] == "Macintosh HD"}, {self.ENCRYPTED["uuid"]})
+
+    # --password-stdin reads the same lines from standard input.
+    def test_password_on_standard_input(self):
+        proc, _, report, rows = self.run_tool("stdin", "--password-stdin", stdin=(self.PASSWORD + "\r\n").encode())
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.volumes(report)["Macintosh HD"]["status"], "parsed")
+
+    # A wrong password: the volume fails with a reason that says so (and its hint), the other volume is searched,
+    # and the exit code is 5, as for any file system that could not be processed.
+    def test_a_wrong_password_fails_that_volume_only(self):
+        proc, _, report, rows = self.run_tool("wrong", "--password-file", self.password_file(self.WRONG))
+        self.assertEqual(proc.returncode, 5, proc.stderr)
+        enc = self.volumes(report)["Macintosh HD"]
+        self.assertEqual(enc["status"], "failed")
+        self.assertEqual(enc["reason"], "encrypted APFS volume (FileVault): the password given does not unlock it; "
+                                        "password hint: " + self.HINT)
+        self.assertEqual(enc["completeness"]["failed"][0]["why"], enc["reason"])
+        self.spare_is_searched(report, rows)
+        proc, _, report, _ = self.run_tool("wrongs", "--password-file", self.password_file(self.WRONG, "x", "y"))
+        self.assertEqual(proc.returncode, 5)
+        self.assertEqual(self.volumes(report)["Macintosh HD"]["reason"],
+                         "encrypted APFS volume (FileVault): none of the 3 passwords given unlocks it; "
+                         "password hint: " + self.HINT)
+
+    # No output, file name, progress line or summary holds a password, right or wrong; report.json's command line
+    # names the option and the file, not what is in it.
+    def test_no_password_is_written_anywhere(self):
+        secrets = [self.PASSWORD.encode(), self.WRONG.encode()]
+        runs = [self.run_tool("file", "--password-file", self.password_file(self.WRONG, self.PASSWORD), "--deep"),
+                self.run_tool("stdin2", "--password-stdin", stdin=(self.WRONG + "\n").encode()),
+                self.run_tool("verbose", "--progress=json", "--password-stdin", stdin=(self.PASSWORD + "\n").encode())]
+        looked = 0
+        for proc, out, report, _ in runs:
+            self.assertIsNotNone(report)
+            for stream in (proc.stdout, proc.stderr):
+                for secret in secrets:
+                    self.assertNotIn(secret, stream)
+            for top, dirs, files in os.walk(out):
+                for name in dirs + files:
+                    for secret in secrets:
+                        self.assertNotIn(secret.decode(), name)
+                for name in files:
+                    with open(os.path.join(top, name), "rb") as f:
+                        data = f.read()
+                    looked += 1
+                    for secret in secrets:
+                        self.assertNotIn(secret, data, os.path.join(top, name))
+                        self.assertNotIn(secret.decode().encode("utf-16-le"), data, os.path.join(top, name))
+        self.assertGreater(looked, 10)
+        self.assertIn("--password-file", runs[0][2]["command_line"])
+
+    # Option errors: a password file that cannot be read or holds none, an empty standard input: exit code 2,
+    # before any work.
+    def test_password_options_that_give_no_password_are_usage_errors(self):
+        for options, stdin, says in (
+                (["--password-file", os.path.join(self.tmp, "missing.txt")], None, "cannot read it"),
+                (["--password-file", self.password_file("", "")], None, "holds no password"),
+                (["--password-stdin"], b"\n\n", "standard input holds no password")):
+            proc, out, report, _ = self.run_tool("bad", *options, stdin=stdin)
+            self.assertEqual(proc.returncode, 2, proc.stderr)
+            self.assertIn(says, proc.stderr.decode())
+            self.assertIsNone(report)
+
+
 if __name__ == "__main__":
     e2e_main.run(sys.modules[__name__], "Apfs")

@@ -314,4 +314,34 @@ std::unique_ptr<ByteSource> TskFileSystemView::open(const FileMeta& file) {
   return std::make_unique<TskByteSource>(fs_, f, size, typed, type, id);
 }
 
+std::optional<std::string> TskFileSystemView::extents_of(const FileMeta& file) {
+  if (!file.inode) return std::nullopt;
+  TSK_FS_FILE* f = tsk_fs_file_open_meta(fs_->fs, nullptr, static_cast<TSK_INUM_T>(*file.inode));
+  if (!f || !f->meta) {
+    tsk_error_reset();
+    if (f) tsk_fs_file_close(f);
+    return std::nullopt;
+  }
+  std::string out = std::to_string(*file.inode) + " " + std::to_string(f->meta->size);
+  const int attrs = tsk_fs_file_attr_getsize(f);
+  for (int i = 0; i < attrs; ++i) {
+    const TSK_FS_ATTR* a = tsk_fs_file_attr_get_idx(f, i);
+    if (!a) continue;
+    out += " [" + std::to_string(static_cast<int>(a->type)) + "-" + std::to_string(a->id) + " " +
+           std::to_string(a->size);
+    if (a->flags & TSK_FS_ATTR_NONRES) {
+      for (const TSK_FS_ATTR_RUN* r = a->nrd.run; r; r = r->next)
+        out += " " + std::to_string(r->addr) + "+" + std::to_string(r->len) + "/" + std::to_string(r->flags);
+    } else if (a->rd.buf && a->size > 0) {
+      out += " =";
+      out.append(reinterpret_cast<const char*>(a->rd.buf),
+                 static_cast<size_t>(std::min<TSK_OFF_T>(a->size, static_cast<TSK_OFF_T>(a->rd.buf_size))));
+    }
+    out += "]";
+  }
+  tsk_error_reset();
+  tsk_fs_file_close(f);
+  return out;
+}
+
 }  // namespace roo::tsk

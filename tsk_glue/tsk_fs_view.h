@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ class TskFileSystemView : public roo::FileSystemView {
   // call makes libtsk walk every unallocated metadata entry (and every name, to know which entries are named).
   std::vector<roo::FileMeta> list_orphans() override;
   std::vector<std::string> errors() const override { return errors_; }
+  // Where the file's bytes lie, as one comparable string: its metadata address, size and, for each attribute, its
+  // type, id, size and runs (or its bytes, when resident). Two equal answers on two states of one APFS volume mean
+  // the same bytes: APFS never writes a block that a snapshot still holds (copy-on-write). Nothing when the file's
+  // metadata cannot be read.
+  std::optional<std::string> extents_of(const roo::FileMeta& file);
 
  private:
   std::shared_ptr<FsHandle> fs_;

@@ -112,6 +112,15 @@ void put_scan(Compact& w, const ScanReport& s) {
     // A CLI history line that a task's user row also holds is that row's fact: it gives no row of its own.
     if (f.kind == "cli_history") put(w, "entries_matching_a_task_user_row", f.folded);
     if (f.version_folded) put(w, "records_folded_into_task_file", f.version_folded);
+    // APFS snapshots (docs/row-contract.md "APFS snapshots"): the one this copy was read from, and the ones whose
+    // copy has this file's extents (not read again). Only on such files, so every other line stays as it was.
+    if (f.meta.snapshot) put(w, "snapshot", f.meta.snapshot->name);
+    if (!f.meta.same_in_snapshots.empty()) {
+      w.Key("same_extents_in_snapshots");
+      w.StartArray();
+      for (const SnapshotRef& snap : f.meta.same_in_snapshots) w.String(snap.name.c_str());
+      w.EndArray();
+    }
     w.EndObject();
   }
   w.EndArray();

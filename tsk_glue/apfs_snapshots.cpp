@@ -52,7 +52,11 @@ roo::SnapshotRef snapshot_ref(const PoolVolume::Snapshot& s) {
 SnapshotMergingView::SnapshotMergingView(std::unique_ptr<TskFileSystemView> live,
                                          std::vector<OpenedSnapshot> snapshots, std::vector<std::string> errors)
     : live_(std::move(live)), errors_(std::move(errors)) {
-  for (OpenedSnapshot& s : snapshots) snapshots_.push_back({std::move(s), {}});
+  live_->keep_extents();
+  for (OpenedSnapshot& s : snapshots) {
+    s.view->keep_extents();
+    snapshots_.push_back({std::move(s), {}});
+  }
 }
 
 std::optional<roo::FileMeta> SnapshotMergingView::snapshot_dir(Snapshot& s, const std::string& path) {
@@ -84,7 +88,10 @@ std::vector<roo::FileMeta> SnapshotMergingView::list_dir(const roo::FileMeta& di
     TskFileSystemView* view = live_.get();
     if (f.snapshot)
       for (Snapshot& s : snapshots_)
-        if (s.opened.ref.xid == f.snapshot->xid) view = s.opened.view.get();
+        if (s.opened.ref == *f.snapshot) {
+          view = s.opened.view.get();
+          break;
+        }
     return extents.emplace(i, view->extents_of(f)).first->second;
   };
   for (Snapshot& s : snapshots_) {
@@ -129,7 +136,7 @@ std::vector<roo::FileMeta> SnapshotMergingView::list_dir(const roo::FileMeta& di
 std::unique_ptr<roo::ByteSource> SnapshotMergingView::open(const roo::FileMeta& file) {
   if (!file.snapshot) return live_->open(file);
   for (Snapshot& s : snapshots_)
-    if (s.opened.ref.xid == file.snapshot->xid) return s.opened.view->open(file);
+    if (s.opened.ref == *file.snapshot) return s.opened.view->open(file);
   errors_.push_back(file.path + ": snapshot " + file.snapshot->name + " is not open");
   return nullptr;
 }

@@ -15,14 +15,13 @@ namespace {
 // The provenance fields that describe the file itself; the record's position in it (record_index …) stays in the
 // row.
 // "pool_volume.uuid" is a field of the source's pool_volume object (an APFS volume's: docs/row-contract.md "APFS
-// volumes"): two volumes of one container share its offset and can hold the same path and inode. "snapshot.name" …
-// name the APFS snapshot a copy was read from (docs/row-contract.md "APFS snapshots").
+// volumes"): two volumes of one container share its offset and can hold the same path and inode.
 const char* const kSourceFileFields[] = {
     "evidence",         "partition_offset", "fs_type",          "pool_volume.uuid", "pool_volume.name",
     "pool_volume.role", "pool_volume.block", "path",            "inode",            "meta_seq",
     "attr",             "name_allocated",   "meta_allocated",   "reallocated",      "recovery",
     "size",             "mtime",            "atime",            "ctime",            "crtime",
-    "sha256",           "snapshot.name",    "snapshot.xid",     "snapshot.created"};
+    "sha256"};
 
 // A member by its name, or "outer.inner" for a member of an object member (kSourceFileFields' pool_volume.uuid).
 const rapidjson::Value* dotted_member(const rapidjson::Value& source, const char* field) {
@@ -77,9 +76,8 @@ class SqliteWriter : public CountingWriter {
     insert_source_ = prepare(
         "INSERT INTO sources (source_id, evidence, partition_offset, fs_type, pool_volume_uuid, pool_volume_name, "
         "pool_volume_role, pool_volume_block, path, inode, meta_seq, attr, name_allocated, meta_allocated, "
-        "reallocated, recovery, size, mtime, atime, ctime, crtime, sha256, snapshot_name, snapshot_xid, "
-        "snapshot_created) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        "reallocated, recovery, size, mtime, atime, ctime, crtime, sha256) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   }
 
   ~SqliteWriter() override {
@@ -315,10 +313,7 @@ const std::vector<std::string>& sqlite_schema_tables() {
       "  atime TEXT,\n"
       "  ctime TEXT,\n"
       "  crtime TEXT,\n"
-      "  sha256 TEXT,\n"
-      "  snapshot_name TEXT,  -- the APFS snapshot the copy was read from (source.snapshot); NULL elsewhere\n"
-      "  snapshot_xid INTEGER,\n"
-      "  snapshot_created TEXT\n"
+      "  sha256 TEXT\n"
       ")",
       "CREATE TABLE rows (\n"
       "  row_number INTEGER PRIMARY KEY,  -- line number in rows.jsonl, from 1\n"

@@ -25,8 +25,17 @@ std::optional<std::string> untrusted_content(const FileMeta& f) {
 }
 
 void note_deleted(std::vector<EntryNote>& notes, FileMeta f, std::string outcome) {
+  // A snapshot's name is not deleted there: its note says where it is from (docs/row-contract.md "APFS snapshots").
+  if (f.snapshot) {
+    const std::string deleted = "deleted ";
+    if (outcome.compare(0, deleted.size(), deleted) == 0) outcome.erase(0, deleted.size());
+    outcome = "in snapshot " + f.snapshot->name + " only: " + outcome;
+  }
   notes.push_back({std::move(f), "deleted_entry", std::move(outcome)});
 }
+
+// A name that is not the live file system's: a deleted one (not a snapshot's, which is counted apart).
+bool deleted_name(const FileMeta& f) { return !f.name_allocated && !f.snapshot; }
 
 bool is_lock_dir(const FileMeta& f) {
   return f.is_dir && f.name.size() > kLockSuffix.size() &&
@@ -38,7 +47,7 @@ void list_task_dir(FileSystemView& fs, TaskDir& td, int64_t& deleted_names) {
   std::map<TaskFileKind, std::vector<FileMeta>> deleted_copies;
   for (FileMeta& f : fs.list_dir(td.dir)) {
     if (f.name == "." || f.name == "..") continue;
-    if (!f.name_allocated) ++deleted_names;
+    if (deleted_name(f)) ++deleted_names;
     if (is_lock_dir(f)) {
       td.notes.push_back({f, "lock_dir", "a write of " + f.name.substr(0, f.name.size() - kLockSuffix.size()) +
                                              " was in progress, or the process died before releasing its lock"});
@@ -48,7 +57,7 @@ void list_task_dir(FileSystemView& fs, TaskDir& td, int64_t& deleted_names) {
       if (iequals(f.name, kCommandOutputDir)) {
         for (FileMeta& out : fs.list_dir(f)) {
           if (out.name == "." || out.name == ".." || out.is_dir || !is_command_output_file(out.name)) continue;
-          if (!out.name_allocated) ++deleted_names;
+          if (deleted_name(out)) ++deleted_names;
           if (auto why = untrusted_content(out); why && !out.name_allocated)
             note_deleted(td.notes, std::move(out), *why);
           else
@@ -113,7 +122,7 @@ RootContents list_root(FileSystemView& fs, const RooRoot& root) {
     if (path_lost_first_byte(tasks.path, {std::string(kTasksDir)})) rc.tasks_name_first_byte_lost = true;
     for (FileMeta& e : fs.list_dir(tasks)) {
       if (e.name == "." || e.name == "..") continue;
-      if (!e.name_allocated) ++rc.deleted_names;
+      if (deleted_name(e)) ++rc.deleted_names;
       if (is_lock_dir(e)) {
         rc.notes.push_back({e, "lock_dir", "a write of " + e.name.substr(0, e.name.size() - kLockSuffix.size()) +
                                                " was in progress, or the process died before releasing its lock"});

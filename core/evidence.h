@@ -22,8 +22,16 @@ struct FsTime {
 };
 
 // How a file came to be read. The string forms are part of the row contract (source.recovery).
-enum class Recovery { allocated, deleted, orphan, temp_leftover, carved, slack };
+enum class Recovery { allocated, deleted, orphan, temp_leftover, carved, slack, snapshot };
 const char* recovery_name(Recovery r);
+
+// A local snapshot of an APFS volume (an older state of it, docs/row-contract.md "APFS snapshots").
+struct SnapshotRef {
+  std::string name;
+  uint64_t xid = 0;               // the transaction it keeps
+  std::optional<FsTime> created;  // its creation time
+  bool operator==(const SnapshotRef&) const = default;
+};
 
 // One name in a directory, with what its metadata says. Copied out of the file system, never a live handle.
 struct FileMeta {
@@ -39,6 +47,12 @@ struct FileMeta {
   std::optional<uint64_t> size;
   std::optional<FsTime> mtime, atime, ctime, crtime;
   Recovery recovery = Recovery::allocated;
+  // Read from this snapshot of the volume, not from the live file system (recovery snapshot, name_allocated false:
+  // the live file system has no name for these bytes).
+  std::optional<SnapshotRef> snapshot;
+  // The snapshots whose copy of this file at this path has the very same extents (so the same bytes): not read
+  // again, each of the file's rows names them in also_in.
+  std::vector<SnapshotRef> same_in_snapshots;
 };
 
 // Random-access bytes of one file. Reads never modify the evidence.

@@ -19,6 +19,7 @@ const char* recovery_name(Recovery r) {
     case Recovery::temp_leftover: return "temp_leftover";
     case Recovery::carved: return "carved";
     case Recovery::slack: return "slack";
+    case Recovery::snapshot: return "snapshot";
   }
   return "unknown";
 }
@@ -159,6 +160,15 @@ void put_opt_time(Writer& w, const char* key, const std::optional<FsTime>& t) {
     w.Null();
 }
 
+// A snapshot as source.snapshot and an also_in entry name it: {name, xid, created}.
+void put_snapshot(Writer& w, const SnapshotRef& s) {
+  w.StartObject();
+  put_opt_string(w, "name", &s.name);
+  put_opt_int(w, "xid", std::optional<uint64_t>(s.xid));
+  put_opt_time(w, "created", s.created);
+  w.EndObject();
+}
+
 void put_value(Writer& w, const FieldValue& v) {
   std::visit(
       [&w](const auto& x) {
@@ -208,6 +218,10 @@ void put_source_head(Writer& w, const VolumeInfo* vol, const FileMeta& f) {
   w.Bool(f.reallocated);
   w.Key("recovery");
   w.String(recovery_name(f.recovery));
+  if (f.snapshot) {  // only on rows read from a snapshot, so every other row stays as it was
+    w.Key("snapshot");
+    put_snapshot(w, *f.snapshot);
+  }
   put_opt_int(w, "size", f.size);
   put_opt_time(w, "mtime", f.mtime);
   put_opt_time(w, "atime", f.atime);
@@ -247,7 +261,7 @@ bool same_source(const SourceHead& head, const SourceRef& src) {
   return f.inode == h.inode && f.meta_seq == h.meta_seq && f.size == h.size && f.recovery == h.recovery &&
          f.name_allocated == h.name_allocated && f.meta_allocated == h.meta_allocated &&
          f.reallocated == h.reallocated && f.mtime == h.mtime && f.atime == h.atime && f.ctime == h.ctime &&
-         f.crtime == h.crtime && f.path == h.path && f.attr == h.attr;
+         f.crtime == h.crtime && f.path == h.path && f.attr == h.attr && f.snapshot == h.snapshot;
 }
 
 void put_source(Writer& w, const Row& row, size_t* sha_offset) {
@@ -328,6 +342,12 @@ void row_id_digits(const Row& row, char* id) {
     key += row.source->file.path;
     key += '\x1f';
     append_or_dash(key, row.source->file.inode);
+    // A snapshot's copy can have the live file's path and inode (changed in place): the snapshot is part of the id.
+    // Appended only for snapshot copies, so the ids of every other row stay what they were.
+    if (row.source->file.snapshot) {
+      key += "\x1fsnapshot ";
+      key += std::to_string(row.source->file.snapshot->xid);
+    }
   }
   key += '\x1f';
   append_or_dash(key, row.position.record_index);

@@ -100,13 +100,13 @@ std::map<TaskFileKind, RecordFolds> fold_versions(FileSystemView& fs, const Task
       if (f.live.count(digests[i]))
         f.in_versions[digests[i]].push_back({v.file.path, v.file.inode,
                                              recovery_name(v.temp ? Recovery::temp_leftover : v.file.recovery),
-                                             static_cast<int64_t>(i)});
+                                             static_cast<int64_t>(i), v.file.snapshot});
   }
   return folds;
 }
 
-// In front of the rows of a task whose directory is only a deleted name: its task row says so, with
-// task_dir_present false (the caller's) and task_dir_deleted true, whichever file the row is made from.
+// In front of the rows of a task whose directory is only a deleted name (or is only in a snapshot): its task row says
+// so, with task_dir_present false (the caller's) and task_dir_deleted true, whichever file the row is made from.
 class DeletedTaskDirRows : public RowFilter {
  public:
   using RowFilter::RowFilter;
@@ -273,7 +273,7 @@ void join_root(FileSystemView& fs, const RooRoot& root, const RootContents& rc, 
       const char* recovery = recovery_name(v.temp ? Recovery::temp_leftover : v.file.recovery);
       for (const IndexEntry& e : index_entries_of(fs, v.file))
         if (std::string d = sha256_hex(e.text); index_folds.live.count(d))
-          index_folds.in_versions[d].push_back({v.file.path, v.file.inode, recovery, e.record_index});
+          index_folds.in_versions[d].push_back({v.file.path, v.file.inode, recovery, e.record_index, v.file.snapshot});
     }
   }
 }

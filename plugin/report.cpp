@@ -5,6 +5,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/row.h"
@@ -111,6 +112,15 @@ void put_scan(Compact& w, const ScanReport& s) {
     // A CLI history line that a task's user row also holds is that row's fact: it gives no row of its own.
     if (f.kind == "cli_history") put(w, "entries_matching_a_task_user_row", f.folded);
     if (f.version_folded) put(w, "records_folded_into_task_file", f.version_folded);
+    // APFS snapshots (docs/row-contract.md "APFS snapshots"): the one this copy was read from, and the ones whose
+    // copy has this file's extents (not read again). Only on such files, so every other line stays as it was.
+    if (f.meta.snapshot) put(w, "snapshot", f.meta.snapshot->name);
+    if (!f.meta.same_in_snapshots.empty()) {
+      w.Key("same_extents_in_snapshots");
+      w.StartArray();
+      for (const SnapshotRef& snap : f.meta.same_in_snapshots) w.String(snap.name.c_str());
+      w.EndArray();
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -200,9 +210,13 @@ Completeness completeness_of(const std::optional<tsk::Partition>& p, const PartR
     }
   c.rows = part.counts.rows;
 
-  if (p && p->pool_volume && !p->pool_volume->snapshots.empty())
-    c.skipped.push_back({"the volume's local snapshots", static_cast<int64_t>(p->pool_volume->snapshots.size()),
-                         "older states of the volume (apfs_volume.snapshots); roo-ingest does not read them yet"});
+  if (p && p->pool_volume) {
+    const auto& snaps = p->pool_volume->snapshots;
+    const int64_t dataless = std::count_if(snaps.begin(), snaps.end(), [](const auto& s) { return s.dataless; });
+    if (dataless)
+      c.skipped.push_back({"the volume's dataless local snapshots", dataless,
+                           "they keep no file data (apfs_volume.snapshots); the others are read"});
+  }
   if (!deep)
     c.skipped.push_back({"unallocated blocks, file slack and $OrphanFiles", std::nullopt,
                          "searched only with --deep; this run read allocated and deleted names under the catalog "
@@ -298,7 +312,8 @@ void pool_json(Pretty& w, const tsk::Partition& p) {
   w.Key("encrypted");
   w.Bool(v.encrypted);
   if (!v.password_hint.empty()) put(w, "password_hint", v.password_hint);
-  // Listed so the examiner knows older states of the volume exist; their files are not read yet (README).
+  // Older states of the volume: their files are read where their extents differ from the live volume's
+  // (docs/row-contract.md "APFS snapshots").
   w.Key("snapshots");
   w.StartArray();
   for (const tsk::PoolVolume::Snapshot& snap : v.snapshots) {
@@ -309,7 +324,8 @@ void pool_json(Pretty& w, const tsk::Partition& p) {
                                               static_cast<uint32_t>(snap.created_ns % 1000000000)}));
     w.Key("dataless");
     w.Bool(snap.dataless);
-    put(w, "read", std::string("no: roo-ingest does not read snapshots yet"));
+    put(w, "read", std::string(snap.dataless ? "no: a dataless snapshot keeps no file data"
+                                             : "yes: the files whose extents differ from the live volume's"));
     w.EndObject();
   }
   w.EndArray();

@@ -14,6 +14,7 @@
 
 #include "tsk_glue/apfs_filevault.h"
 #include "tsk_glue/apfs_pool.h"
+#include "tsk_glue/apfs_snapshots.h"
 #include "tsk_glue/partition_table.h"
 #include "tsk_glue/segments.h"
 #include "tsk_glue/tsk_fs_view.h"
@@ -652,8 +653,31 @@ std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition&
       errors.push_back("APFS container reaches byte " + std::to_string(end) + " but the image ends at byte " +
                        std::to_string(info_.size) + " (truncated image or missing segment)");
   }
-  return std::make_unique<TskFileSystemView>(img_, opened.fs, std::move(vol), std::move(errors),
-                                             std::move(opened.keep));
+  if (v.snapshots.empty())
+    return std::make_unique<TskFileSystemView>(img_, opened.fs, std::move(vol), std::move(errors),
+                                               std::move(opened.keep));
+  auto live = std::make_unique<TskFileSystemView>(img_, opened.fs, vol, std::vector<std::string>{},
+                                                  std::move(opened.keep));
+  // Its snapshots, newest first: each an older state of the volume whose differing files are read too
+  // (docs/row-contract.md "APFS snapshots"). A dataless snapshot keeps no file data: nothing to read in it.
+  std::vector<const PoolVolume::Snapshot*> order;
+  for (const PoolVolume::Snapshot& s : v.snapshots) order.push_back(&s);
+  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->xid > b->xid; });
+  std::vector<OpenedSnapshot> snapshots;
+  for (const PoolVolume::Snapshot* s : order) {
+    if (s->dataless) {
+      errors.push_back("snapshot " + s->name + " (xid " + std::to_string(s->xid) + "): dataless, not read");
+      continue;
+    }
+    std::string snap_why;
+    auto view = open_pool_volume_snapshot(img_, p.offset_bytes, v.block, s->xid, vol, &snap_why);
+    if (!view) {
+      errors.push_back("snapshot " + s->name + " (xid " + std::to_string(s->xid) + "): " + snap_why);
+      continue;
+    }
+    snapshots.push_back({snapshot_ref(*s), std::move(view)});
+  }
+  return std::make_unique<SnapshotMergingView>(std::move(live), std::move(snapshots), std::move(errors));
 }
 
 }  // namespace roo::tsk

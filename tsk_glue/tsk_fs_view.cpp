@@ -143,6 +143,29 @@ std::string child_path(const std::string& dir, const std::string& name) {
   return dir + "/" + name;
 }
 
+// TskFileSystemView::extents_of's answer for an open file.
+std::string extents_text(TSK_FS_FILE* f, uint64_t inode) {
+  std::string out = std::to_string(inode) + " " + std::to_string(f->meta->size);
+  const int attrs = tsk_fs_file_attr_getsize(f);
+  for (int i = 0; i < attrs; ++i) {
+    const TSK_FS_ATTR* a = tsk_fs_file_attr_get_idx(f, i);
+    if (!a) continue;
+    out += " [" + std::to_string(static_cast<int>(a->type)) + "-" + std::to_string(a->id) + " " +
+           std::to_string(a->size);
+    if (a->flags & TSK_FS_ATTR_NONRES) {
+      for (const TSK_FS_ATTR_RUN* r = a->nrd.run; r; r = r->next)
+        out += " " + std::to_string(r->addr) + "+" + std::to_string(r->len) + "/" + std::to_string(r->flags);
+    } else if (a->rd.buf && a->size > 0) {
+      out += " =";
+      out.append(reinterpret_cast<const char*>(a->rd.buf),
+                 static_cast<size_t>(std::min<TSK_OFF_T>(a->size, static_cast<TSK_OFF_T>(a->rd.buf_size))));
+    }
+    out += "]";
+  }
+  tsk_error_reset();
+  return out;
+}
+
 }  // namespace
 
 TskFileSystemView::TskFileSystemView(std::shared_ptr<TSK_IMG_INFO> img, TSK_FS_INFO* fs, VolumeInfo volume,
@@ -227,6 +250,9 @@ std::vector<FileMeta> TskFileSystemView::list_dir(const FileMeta& dir) {
         bool meta_alloc = (file->meta->flags & TSK_FS_META_FLAG_ALLOC) != 0;
         m.reallocated = (!m.name_allocated && meta_alloc) || !trust;
       }
+      // Kept while the file is open anyway: a snapshot's files are compared by their extents (apfs_snapshots.h).
+      if (keep_extents_ && file && file->meta && m.name_allocated && !m.is_dir && m.inode)
+        extents_[*m.inode] = extents_text(file, *m.inode);
       if (file) tsk_fs_file_close(file);
       out.push_back(std::move(m));
     }
@@ -312,6 +338,20 @@ std::unique_ptr<ByteSource> TskFileSystemView::open(const FileMeta& file) {
     }
   }
   return std::make_unique<TskByteSource>(fs_, f, size, typed, type, id);
+}
+
+std::optional<std::string> TskFileSystemView::extents_of(const FileMeta& file) {
+  if (!file.inode) return std::nullopt;
+  if (auto it = extents_.find(*file.inode); it != extents_.end()) return it->second;
+  TSK_FS_FILE* f = tsk_fs_file_open_meta(fs_->fs, nullptr, static_cast<TSK_INUM_T>(*file.inode));
+  if (!f || !f->meta) {
+    tsk_error_reset();
+    if (f) tsk_fs_file_close(f);
+    return std::nullopt;
+  }
+  std::string out = extents_text(f, *file.inode);
+  tsk_fs_file_close(f);
+  return out;
 }
 
 }  // namespace roo::tsk

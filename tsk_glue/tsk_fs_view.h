@@ -1,7 +1,9 @@
 // One libtsk file system seen as a roo::FileSystemView. Made by roo::tsk::Image::open_fs().
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,8 +37,18 @@ class TskFileSystemView : public roo::FileSystemView {
   // call makes libtsk walk every unallocated metadata entry (and every name, to know which entries are named).
   std::vector<roo::FileMeta> list_orphans() override;
   std::vector<std::string> errors() const override { return errors_; }
+  // Where the file's bytes lie, as one comparable string: its metadata address, size and, for each attribute, its
+  // type, id, size and runs (or its bytes, when resident). Two equal answers on two states of one APFS volume mean
+  // the same bytes: APFS never writes a block that a snapshot still holds (copy-on-write). Nothing when the file's
+  // metadata cannot be read.
+  std::optional<std::string> extents_of(const roo::FileMeta& file);
+  // From now on, list_dir keeps the extents of the allocated files it lists (their metadata is open then), so
+  // extents_of need not open them again: for the views an APFS snapshot merge compares.
+  void keep_extents() { keep_extents_ = true; }
 
  private:
+  bool keep_extents_ = false;
+  std::map<uint64_t, std::string> extents_;  // by metadata address: what extents_of answers
   std::shared_ptr<FsHandle> fs_;
   roo::VolumeInfo volume_;
   std::vector<std::string> errors_;

@@ -15,7 +15,22 @@ std::string record_copies_json(const std::vector<RecordCopy>& copies) {
     o.AddMember("inode", c.inode ? rapidjson::Value(static_cast<uint64_t>(*c.inode)) : rapidjson::Value(), a);
     o.AddMember("recovery", rapidjson::Value(c.recovery.data(), static_cast<rapidjson::SizeType>(c.recovery.size()), a),
                 a);
-    o.AddMember("record_index", rapidjson::Value(static_cast<int64_t>(c.record_index)), a);
+    o.AddMember("record_index",
+                c.record_index ? rapidjson::Value(static_cast<int64_t>(*c.record_index)) : rapidjson::Value(), a);
+    if (c.snapshot) {  // only on copies in a snapshot, so every other entry stays as it was
+      rapidjson::Value snap(rapidjson::kObjectType);
+      snap.AddMember("name", rapidjson::Value(c.snapshot->name.data(),
+                                              static_cast<rapidjson::SizeType>(c.snapshot->name.size()), a), a);
+      snap.AddMember("xid", rapidjson::Value(static_cast<uint64_t>(c.snapshot->xid)), a);
+      if (c.snapshot->created) {
+        const std::string created = iso_from_fs_time(*c.snapshot->created);
+        snap.AddMember("created", rapidjson::Value(created.data(), static_cast<rapidjson::SizeType>(created.size()), a),
+                       a);
+      } else {
+        snap.AddMember("created", rapidjson::Value(), a);
+      }
+      o.AddMember("snapshot", snap, a);
+    }
     list.PushBack(o, a);
   }
   return to_json_text(list);
@@ -27,15 +42,22 @@ Row ParseContext::row(const char* kind, const JsonRecord* rec, std::optional<int
   r.kind = kind;
   r.identity = identity;
   r.source = source;
+  std::vector<RecordCopy> copies;
   if (rec) {
     r.position.record_index = rec->index;
     r.position.byte_offset = rec->offset;
     r.position.byte_length = rec->length;
     if (native) r.native = rec->text;
     if (folds && folds_are_live && !rec->text_sha256.empty())
-      if (auto it = folds->in_versions.find(rec->text_sha256); it != folds->in_versions.end())
-        r.set("also_in", RawJson{record_copies_json(it->second)});
+      if (auto it = folds->in_versions.find(rec->text_sha256); it != folds->in_versions.end()) copies = it->second;
   }
+  // The file's copies in snapshots are byte for byte this file (same extents): each row is in them too, at the same
+  // record (docs/row-contract.md "APFS snapshots").
+  if (source)
+    for (const SnapshotRef& snap : source->file.same_in_snapshots)
+      copies.push_back({source->file.path, source->file.inode, recovery_name(Recovery::snapshot),
+                        rec ? std::optional<int64_t>(rec->index) : std::nullopt, snap});
+  if (!copies.empty()) r.set("also_in", RawJson{record_copies_json(copies)});
   r.position.sub_index = sub_index;
   return r;
 }

@@ -12,12 +12,14 @@
 
 namespace roo {
 
-// Where else a record's exact bytes are held: another version of the same task file (a deleted copy, a temp file).
+// Where else a record's exact bytes are held: another version of the same task file (a deleted copy, a temp file),
+// or the same file in a snapshot with unchanged extents (FileMeta::same_in_snapshots).
 struct RecordCopy {
   std::string path;
   std::optional<uint64_t> inode;
   std::string recovery;  // recovery_name() of the copy's source
-  int64_t record_index = 0;
+  std::optional<int64_t> record_index;  // none for a row of a whole file's copy that is not about one record
+  std::optional<SnapshotRef> snapshot;  // the snapshot the copy is in
 };
 // Folding a task file's versions into it (records identical to the live file's are one row, both sources
 // listed; records that differ keep their own rows). Keys are the sha256 of a record's bytes.

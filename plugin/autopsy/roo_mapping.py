@@ -234,6 +234,10 @@ SOURCE_FIELDS = [
     ("part_index", "Source: Part Index", LONG),
     ("byte_offset", "Source: Byte Offset", LONG),
     ("byte_length", "Source: Byte Length", LONG),
+    # source.snapshot (docs/row-contract.md "APFS snapshots"): the APFS snapshot a copy was read from
+    ("snapshot.name", "Source: APFS Snapshot Name", STRING),
+    ("snapshot.xid", "Source: APFS Snapshot XID", LONG),
+    ("snapshot.created", "Source: APFS Snapshot Created (UTC)", STRING),
 ]
 
 ATTACHED_BY_ATTRIBUTE = "ROO_ATTACHED_BY"

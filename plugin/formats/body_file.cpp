@@ -85,6 +85,8 @@ bool append_body_line(const Row& row, std::string& line, std::string& name) {
     // The volumes of an APFS container share its offset and can hold the same path: the line names its volume.
     if (row.source->volume && row.source->volume->pool_volume)
       name.append(", APFS volume ").append(row.source->volume->pool_volume->name);
+    // A copy read from a snapshot has the live file's path: the line names the snapshot.
+    if (row.source->file.snapshot) name.append(", snapshot ").append(row.source->file.snapshot->name);
     name += ')';
   }
   // MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime

@@ -163,6 +163,9 @@ std::string l2t_extra(const rapidjson::Value& row) {
         else if (skey == "pool_volume" && s.value.IsObject())  // which APFS volume of the container
           for (const auto& v : s.value.GetObject())
             add("source_pool_volume_", std::string_view(v.name.GetString(), v.name.GetStringLength()), v.value);
+        else if (skey == "snapshot" && s.value.IsObject())  // which APFS snapshot the copy was read from
+          for (const auto& v : s.value.GetObject())
+            add("source_snapshot_", std::string_view(v.name.GetString(), v.name.GetStringLength()), v.value);
       }
     } else {
       add("", key, m.value);

@@ -121,6 +121,16 @@ class Apfs(unittest.TestCase):
                 shutil.rmtree(out)
 
 
+SNAPSHOT = {"name": "com.apple.TimeMachine.2026-04-23-080000.local", "xid": 1, "created": "2026-04-23T08:00:00Z"}
+SNAP_TASK = "019db70c-52f8-7a16-b3e9-5c07d41f8a2b"
+SNAP_TASK_DIR = "Users/frank/Library/Application Support/Cursor/User/globalStorage/rooveterinaryinc.roo-cline/tasks/" \
+    + SNAP_TASK
+
+
+def report_files(report):
+    return [f for p in report["partitions"] for f in (p.get("scan") or {}).get("files_parsed", [])]
+
+
 def apfs_image(name):
     return os.path.join(REPO, "fixtures", "apfs", name)
 
@@ -228,21 +238,103 @@ class ApfsMac(unittest.TestCase):
         data = subprocess.run(fls_lines[2].split(), capture_output=True, text=True, check=True).stdout
         self.assertIn("|/p5v1/Users/grace/", data)
 
-    # A volume's local snapshots are listed in report.json as fsstat lists them (xid, creation time, name), and its
-    # completeness statement says they were not read (fixtures/README.md "Snapshot": the Data volume has one).
-    def test_snapshots_are_listed_and_said_unread(self):
+    # A volume's local snapshots are listed in report.json as fsstat lists them (xid, creation time, name), each said
+    # read, and none counted as skipped (fixtures/README.md "Snapshot": the Data volume has one, with file data).
+    def test_snapshots_are_listed_and_read(self):
         img = apfs_image("macos-apfs-snap.E01")
         fsstat = tsk("fsstat", "-o", str(self.APFS_SECTOR), "-P", "apfs", "-B", "1076", img)
         listed = [(int(x), d + "T" + re.sub(r"\.0+$", "", t) + "Z", n) for x, d, t, n in
                   re.findall(r"^\[(\d+)\] (\S+) (\S+) \(UTC\) (\S+)", fsstat, re.M)]
-        self.assertEqual(listed, [(1, "2026-04-23T08:00:00Z", "com.apple.TimeMachine.2026-04-23-080000.local")])
+        self.assertEqual(listed, [(1, "2026-04-23T08:00:00Z", SNAPSHOT["name"])])
         _, _, report = self.run_tool(img)
         entries = {p["apfs_volume"]["name"]: p for p in report["partitions"] if "apfs_volume" in p}
         data = entries["Macintosh HD - Data"]
-        self.assertEqual([(s["xid"], s["created"], s["name"]) for s in data["apfs_volume"]["snapshots"]], listed)
-        skipped = [o for o in data["completeness"]["skipped"] if "snapshots" in o["what"]]
-        self.assertEqual([o["count"] for o in skipped], [1])
+        self.assertEqual([(s["xid"], s["created"], s["name"], s["dataless"], s["read"])
+                          for s in data["apfs_volume"]["snapshots"]],
+                         [listed[0] + (False, "yes: the files whose extents differ from the live volume's")])
+        self.assertEqual([o for o in data["completeness"]["skipped"] if "snapshots" in o["what"]], [])
         self.assertEqual(entries["Macintosh HD"]["apfs_volume"]["snapshots"], [])
+
+    # frank's Cursor task 019db70c is only in the snapshot (deleted after it: fixtures/README.md "Snapshot"). It comes
+    # back as a deleted task recovered from the snapshot: its task row says its directory is gone, every row of it
+    # names the snapshot, and its sources are the snapshot's files (fls -S 1: files 55 and 56) with the tree's bytes.
+    def test_snapshot_only_task_is_a_recovered_deleted_task(self):
+        img = apfs_image("macos-apfs-snap.E01")
+        _, rows, report = self.run_tool(img)
+        task = [r for r in rows if r["session_id"] == SNAP_TASK]
+        self.assertEqual(sorted(r["kind"] for r in task),
+                         sorted(["task", "permission_mode", "user_message", "api_request", "assistant_message",
+                                 "ui_event"]))
+        head = next(r for r in task if r["kind"] == "task")
+        self.assertEqual((head["text"], head["task_dir_present"], head["task_dir_deleted"]),
+                         ("What does src/middleware/requestId.js do?", False, True))
+        tree = os.path.join(REPO, "fixtures", "trees", "macos-apfs", "data", SNAP_TASK_DIR)
+        for r in task:
+            s = r["source"]
+            self.assertEqual((s["recovery"], s["name_allocated"], s["snapshot"]), ("snapshot", False, SNAPSHOT))
+            name = os.path.basename(s["path"])
+            self.assertEqual(s["path"], "/" + SNAP_TASK_DIR + "/" + name)
+            self.assertEqual(s["inode"], {"history_item.json": 55, "ui_messages.json": 56}[name])
+            with open(os.path.join(tree, name), "rb") as f:
+                self.assertEqual(s["sha256"], hashlib.sha256(f.read()).hexdigest())
+        # The live volume has no such task: without -S, fls does not list it.
+        self.assertNotIn(SNAP_TASK, tsk("fls", "-o", str(self.APFS_SECTOR), "-P", "apfs", "-B", "1076", "-r", "-p",
+                                        img))
+        parsed = [f for f in report_files(report) if SNAP_TASK in f["path"]]
+        self.assertEqual(sorted((os.path.basename(f["path"]), f.get("snapshot")) for f in parsed),
+                         [("history_item.json", SNAPSHOT["name"]), ("ui_messages.json", SNAPSHOT["name"])])
+        # No row of the snapshot's copies is counted as a deleted name of the live volume.
+        self.assertEqual(sum(r["deleted_names_seen"] for p in report["partitions"]
+                             for r in (p.get("scan") or {}).get("roots_found", [])), 0)
+
+    # frank's Code task 019dabc5: its api history is the same file in the snapshot (one extent, fixtures/README.md),
+    # so it is not read again and gives no row of its own; each row of the live file names the snapshot's copy in
+    # also_in, at its own record. Its ui_messages.json differs: the snapshot holds the save made while the last
+    # request streamed (fixtures/trees/macos-apfs-snap-older/): records 0-8 the live file's, record 9 an
+    # api_req_started with no tokens yet. Records 0-8 are folded into the live rows (also_in naming the snapshot's
+    # copy and record); record 9 keeps its own row, marked snapshot. The live records 9-11 name no copy.
+    def test_unchanged_and_changed_files_of_a_task(self):
+        img = apfs_image("macos-apfs-snap.E01")
+        _, rows, report = self.run_tool(img)
+        task_dir = "/Users/frank/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/" \
+                   "tasks/019dabc5-57a7-7e4b-9c1d-3f5a8b20e6d4"
+        inodes = fls_inodes(img, self.APFS_SECTOR, 1076)
+        api, ui = task_dir + "/api_conversation_history.json", task_dir + "/ui_messages.json"
+
+        api_rows = [r for r in rows if r["source"]["path"] == api]
+        self.assertTrue(api_rows)
+        for r in api_rows:
+            self.assertEqual(r["source"]["recovery"], "allocated")
+            self.assertEqual(r["also_in"], [{"path": api, "inode": inodes[api], "recovery": "snapshot",
+                                             "record_index": r["source"]["record_index"], "snapshot": SNAPSHOT}])
+        api_lines = [f for f in report_files(report) if f["path"] == api]
+        self.assertEqual([(f.get("snapshot"), f.get("same_extents_in_snapshots")) for f in api_lines],
+                         [(None, [SNAPSHOT["name"]])])
+
+        live_ui = [r for r in rows if r["source"]["path"] == ui and r["source"]["recovery"] == "allocated"]
+        snap_ui = [r for r in rows if r["source"]["path"] == ui and r["source"]["recovery"] == "snapshot"]
+        self.assertEqual([(r["kind"], r["source"]["record_index"], r["text"]) for r in snap_ui],
+                         [("api_request", 9, '{"apiProtocol":"anthropic"}')])
+        older = os.path.join(REPO, "fixtures", "trees", "macos-apfs-snap-older") + ui
+        with open(older, "rb") as f:
+            self.assertEqual(snap_ui[0]["source"]["sha256"], hashlib.sha256(f.read()).hexdigest())
+        snap_inode = snap_ui[0]["source"]["inode"]
+        self.assertEqual((snap_ui[0]["source"]["name_allocated"], snap_ui[0]["source"]["snapshot"]), (False, SNAPSHOT))
+        self.assertNotIn("also_in", snap_ui[0])
+        for r in live_ui:
+            i = r["source"]["record_index"]
+            if i is not None and i <= 8:
+                self.assertEqual(r["also_in"], [{"path": ui, "inode": snap_inode, "recovery": "snapshot",
+                                                 "record_index": i, "snapshot": SNAPSHOT}], (r["kind"], i))
+            else:
+                self.assertNotIn("also_in", r, (r["kind"], i))
+        self.assertEqual(sorted({r["source"]["record_index"] for r in live_ui if "also_in" in r}),
+                         [1, 3, 4, 6])  # the ui records 0-8 that give rows of their own (others fold into the api's)
+        ui_lines = sorted(((f.get("snapshot"), f["records"], f.get("records_folded_into_task_file"))
+                           for f in report_files(report) if f["path"] == ui), key=str)
+        self.assertEqual(ui_lines, sorted([(None, 12, None), (SNAPSHOT["name"], 10, 9)], key=str))
+        # Every row id stays unique, the snapshot copy's among them.
+        self.assertEqual(len({r["row_id"] for r in rows}), len(rows))
 
     # Every derived format carries the volume (docs/output-formats.md): roo.sqlite's partitions (one row per volume)
     # and sources, rows.csv's source_pool_volume, l2t.csv's extra, timeline.jsonl's source_pool_volume.

@@ -394,6 +394,7 @@ class E2E(unittest.TestCase):
                 ("nightly", ["--dir", os.path.join(trees, "stores-nightly")]),
                 # rows from APFS volumes (source.pool_volume), with --deep's carved rows from the container's free blocks
                 ("apfs", [os.path.join(REPO, "fixtures", "apfs", "macos-apfs-gpt.E01")]),
+                ("apfs-snapshot", [os.path.join(REPO, "fixtures", "apfs", "macos-apfs-snap.E01")]),
                 ("apfs-deep", ["--deep", os.path.join(REPO, "fixtures", "apfs", "macos-apfs.E01")])]
         rows_of = {}
         for name, args in runs:

@@ -1,0 +1,152 @@
+#include "tsk_glue/apfs_snapshots.h"
+
+#include <tsk/libtsk.h>
+#include <tsk/fs/apfs_fs.h>
+
+#include <algorithm>
+
+#include "tsk_glue/apfs_pool.h"
+
+namespace roo::tsk {
+
+namespace {
+
+std::string take_error(const char* fallback) {
+  const char* e = tsk_error_get();
+  std::string s = (e && *e) ? e : fallback;
+  tsk_error_reset();
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  while (!s.empty() && (s.back() == ' ' || s.back() == '.')) s.pop_back();
+  return s;
+}
+
+// Where an entry sorts among the names of one directory: the live name, snapshot copies, deleted names.
+int rank(const roo::FileMeta& f) { return f.name_allocated ? 0 : f.snapshot ? 1 : 2; }
+
+}  // namespace
+
+std::unique_ptr<TskFileSystemView> open_pool_volume_snapshot(std::shared_ptr<TSK_IMG_INFO> img, uint64_t offset,
+                                                             uint64_t block, uint64_t xid,
+                                                             const roo::VolumeInfo& volume, std::string* why) {
+  PoolVolumeFs opened = open_pool_volume(img.get(), offset, block, "", why);
+  if (!opened.fs) return nullptr;
+  if (tsk_apfs_set_snapshot(opened.fs, xid) != 0) {
+    if (why) *why = take_error("libtsk cannot read the volume as of it");
+    tsk_fs_close(opened.fs);
+    return nullptr;
+  }
+  return std::make_unique<TskFileSystemView>(std::move(img), opened.fs, volume, std::vector<std::string>{},
+                                             std::move(opened.keep));
+}
+
+roo::SnapshotRef snapshot_ref(const PoolVolume::Snapshot& s) {
+  roo::SnapshotRef r;
+  r.name = s.name;
+  r.xid = s.xid;
+  if (s.created_ns)
+    r.created = roo::FsTime{static_cast<int64_t>(s.created_ns / 1000000000u),
+                            static_cast<uint32_t>(s.created_ns % 1000000000u)};
+  return r;
+}
+
+SnapshotMergingView::SnapshotMergingView(std::unique_ptr<TskFileSystemView> live,
+                                         std::vector<OpenedSnapshot> snapshots, std::vector<std::string> errors)
+    : live_(std::move(live)), errors_(std::move(errors)) {
+  live_->keep_extents();
+  for (OpenedSnapshot& s : snapshots) {
+    s.view->keep_extents();
+    snapshots_.push_back({std::move(s), {}});
+  }
+}
+
+std::optional<roo::FileMeta> SnapshotMergingView::snapshot_dir(Snapshot& s, const std::string& path) {
+  if (path.empty() || path == "/") return s.opened.view->root();
+  if (auto it = s.dirs.find(path); it != s.dirs.end()) return it->second;
+  // Not met yet (the walk came another way): its parent's listing finds it.
+  const size_t slash = path.rfind('/');
+  const std::string parent_path = slash == 0 ? "/" : path.substr(0, slash);
+  std::optional<roo::FileMeta> parent = snapshot_dir(s, parent_path);
+  if (!parent) return std::nullopt;
+  for (roo::FileMeta& e : s.opened.view->list_dir(*parent))
+    if (e.is_dir && e.name_allocated) s.dirs.emplace(e.path, std::move(e));
+  if (auto it = s.dirs.find(path); it != s.dirs.end()) return it->second;
+  return std::nullopt;
+}
+
+std::vector<roo::FileMeta> SnapshotMergingView::list_dir(const roo::FileMeta& dir) {
+  std::vector<roo::FileMeta> out;
+  if (!dir.snapshot) {
+    out = live_->list_dir(dir);
+    if (!dir.name_allocated) return out;  // a deleted directory: what its deleted names say
+  }
+  // The extents of each listed copy, by its place in out, computed when first compared.
+  std::map<size_t, std::optional<std::string>> extents;
+  auto extents_at = [&](size_t i) -> const std::optional<std::string>& {
+    auto it = extents.find(i);
+    if (it != extents.end()) return it->second;
+    const roo::FileMeta& f = out[i];
+    TskFileSystemView* view = live_.get();
+    if (f.snapshot)
+      for (Snapshot& s : snapshots_)
+        if (s.opened.ref == *f.snapshot) {
+          view = s.opened.view.get();
+          break;
+        }
+    return extents.emplace(i, view->extents_of(f)).first->second;
+  };
+  for (Snapshot& s : snapshots_) {
+    std::optional<roo::FileMeta> sdir = snapshot_dir(s, dir.path);
+    if (!sdir || !sdir->is_dir) continue;
+    for (roo::FileMeta& e : s.opened.view->list_dir(*sdir)) {
+      if (!e.name_allocated) continue;  // not a name the snapshot holds
+      std::vector<size_t> same_name;    // the copies already listed under this name (live or snapshot)
+      for (size_t i = 0; i < out.size(); ++i)
+        if (out[i].name == e.name && (out[i].name_allocated || out[i].snapshot)) same_name.push_back(i);
+      if (e.is_dir) {
+        s.dirs.emplace(e.path, e);
+        const bool listed = std::any_of(same_name.begin(), same_name.end(), [&](size_t i) { return out[i].is_dir; });
+        if (listed) continue;
+      } else {
+        const std::optional<std::string> own = s.opened.view->extents_of(e);
+        bool folded = false;
+        for (size_t i : same_name) {
+          if (out[i].is_dir || !own || extents_at(i) != own) continue;
+          out[i].same_in_snapshots.push_back(s.opened.ref);
+          ++counts_.same_extents;
+          folded = true;
+          break;
+        }
+        if (folded) continue;
+        extents.emplace(out.size(), own);
+        ++counts_.listed;
+      }
+      e.name_allocated = false;
+      e.recovery = roo::Recovery::snapshot;
+      e.snapshot = s.opened.ref;
+      out.push_back(std::move(e));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const roo::FileMeta& a, const roo::FileMeta& b) {
+    if (a.name != b.name) return a.name < b.name;  // std::string compares bytes as unsigned char
+    return rank(a) < rank(b);  // snapshot copies keep their order among themselves: newest first
+  });
+  return out;
+}
+
+std::unique_ptr<roo::ByteSource> SnapshotMergingView::open(const roo::FileMeta& file) {
+  if (!file.snapshot) return live_->open(file);
+  for (Snapshot& s : snapshots_)
+    if (s.opened.ref == *file.snapshot) return s.opened.view->open(file);
+  errors_.push_back(file.path + ": snapshot " + file.snapshot->name + " is not open");
+  return nullptr;
+}
+
+std::vector<std::string> SnapshotMergingView::errors() const {
+  std::vector<std::string> out = errors_;
+  for (std::string& e : live_->errors()) out.push_back(std::move(e));
+  for (const Snapshot& s : snapshots_)
+    for (const std::string& e : s.opened.view->errors()) out.push_back("snapshot " + s.opened.ref.name + ": " + e);
+  return out;
+}
+
+}  // namespace roo::tsk

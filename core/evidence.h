@@ -53,6 +53,9 @@ struct FileMeta {
   // The snapshots whose copy of this file at this path has the very same extents (so the same bytes): not read
   // again, each of the file's rows names them in also_in.
   std::vector<SnapshotRef> same_in_snapshots;
+  // Where the four times come from when not from the file system itself: in a triage collection the collector's
+  // record of the original file ("kape_copy_log", "velociraptor_results") or, without one, the copy ("copy").
+  std::string times_from;
 };
 
 // Random-access bytes of one file. Reads never modify the evidence.
@@ -91,6 +94,12 @@ struct PoolVolumeRef {
   uint64_t block = 0;  // the container block of its superblock (libtsk's pool volume block, `fls -B`)
 };
 
+// A drive of a triage collection (core/collection_layout.h): which collector copied it, and its letter ("C:") or "/".
+struct CollectionDriveRef {
+  std::string collector;
+  std::string drive;
+};
+
 // Where a file system sits: the locator every row's provenance starts from.
 struct VolumeInfo {
   std::string evidence;                 // evidence id: basename of the first image segment, or of --dir
@@ -99,6 +108,7 @@ struct VolumeInfo {
   std::string fs_type;                  // libtsk's name ("ext4", "ntfs", "fat32", …) or "folder"
   int volume_index = 0;                 // position of the partition in the volume system walk
   std::optional<PoolVolumeRef> pool_volume;  // set when the file system is a volume of an APFS container
+  std::optional<CollectionDriveRef> collection;  // set when the folder is a drive of a triage collection
 };
 
 // One file system (or folder) seen through names and metadata.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <cstdlib>
@@ -95,8 +96,61 @@ FolderFileSystem::FolderFileSystem(std::string root_dir) : root_dir_(std::move(r
   volume_.fs_type = "folder";
 }
 
-std::string FolderFileSystem::host_path(const FileMeta& f) const {
-  return f.path == "/" ? root_dir_ : root_dir_ + f.path;
+FolderFileSystem::FolderFileSystem(const CollectedDriveOptions& drive)
+    : FolderFileSystem(drive.drive.host_dir) {
+  collected_ = drive;
+  volume_.evidence = drive.evidence;
+  volume_.collection = CollectionDriveRef{drive.collector, drive.drive.drive};
+}
+
+std::string FolderFileSystem::host_path(const FileMeta& f) {
+  if (f.path == "/") return root_dir_;
+  if (!collected_ || !collected_->encoded_names) return root_dir_ + f.path;
+  // Decoded names do not encode back to one spelling: each folder's host name is looked up among its parent's
+  // entries, once.
+  const size_t slash = f.path.rfind('/');
+  const std::string parent = slash == 0 ? "/" : f.path.substr(0, slash), name = f.path.substr(slash + 1);
+  std::string parent_host;
+  if (parent == "/") {
+    parent_host = root_dir_;
+  } else if (auto it = host_dirs_.find(parent); it != host_dirs_.end()) {
+    parent_host = it->second;
+  } else {
+    FileMeta up;
+    up.path = parent;
+    parent_host = host_path(up);
+  }
+  std::string found = parent_host + "/" + name;  // when nothing decodes to it (then the open fails and says so)
+  if (DIR* d = opendir(parent_host.c_str())) {
+    while (struct dirent* e = readdir(d))
+      if (decode_collected_name(e->d_name) == name) {
+        found = parent_host + "/" + e->d_name;
+        break;
+      }
+    closedir(d);
+  }
+  host_dirs_[f.path] = found;
+  return found;
+}
+
+// A collection's file gets the times the collector recorded for it on its drive, all four (a time the record lacks is
+// unknown, not the copy's); without a record, its copy's, said so.
+void FolderFileSystem::apply_recorded_times(FileMeta& m) const {
+  if (!collected_) return;
+  const OriginalTimesByPath* times = collected_->drive.times.get();
+  std::string key = m.path;
+  if (collected_->drive.drive != "/")
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto it = times ? times->find(key) : OriginalTimesByPath::const_iterator();
+  if (!times || it == times->end()) {
+    m.times_from = "copy";
+    return;
+  }
+  m.mtime = it->second.mtime;
+  m.atime = it->second.atime;
+  m.ctime = it->second.ctime;
+  m.crtime = it->second.crtime;
+  m.times_from = collected_->times_from;
 }
 
 FileMeta FolderFileSystem::root() {
@@ -105,6 +159,7 @@ FileMeta FolderFileSystem::root() {
   struct stat st {};
   if (stat(root_dir_.c_str(), &st) == 0) fill_from_stat(m, st);
   m.is_dir = true;
+  apply_recorded_times(m);
   return m;
 }
 
@@ -119,16 +174,20 @@ std::vector<FileMeta> FolderFileSystem::list_dir(const FileMeta& dir) {
     return out;
   }
   while (struct dirent* e = readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..") continue;
+    const std::string host_name = e->d_name;
+    if (host_name == "." || host_name == "..") continue;
+    const std::string name =
+        collected_ && collected_->encoded_names ? decode_collected_name(host_name) : host_name;
     FileMeta m;
     m.name = name;
     m.path = (dir.path == "/" ? "" : dir.path) + "/" + name;
     struct stat st {};
-    if (lstat((host + "/" + name).c_str(), &st) == 0) {
+    if (lstat((host + "/" + host_name).c_str(), &st) == 0) {
       fill_from_stat(m, st);
       if (S_ISLNK(st.st_mode)) m.is_dir = false;  // never followed
     }
+    apply_recorded_times(m);
+    if (collected_ && collected_->encoded_names && m.is_dir) host_dirs_[m.path] = host + "/" + host_name;
     out.push_back(std::move(m));
   }
   closedir(d);

@@ -1,5 +1,7 @@
 #include "core/fs_lookup.h"
 
+#include <cctype>
+
 #include "core/text_util.h"
 
 namespace roo {
@@ -106,6 +108,11 @@ std::string read_file_bytes(FileSystemView& fs, const FileMeta& file) {
 
 std::optional<FileMeta> find_directory(FileSystemView& fs, std::string_view recorded) {
   std::string_view p = recorded;
+  // A drive of a triage collection is known by its letter: it holds no other drive's path.
+  if (const auto& drive = fs.volume().collection;
+      drive && p.size() >= 2 && p[1] == ':' && drive->drive.size() == 2 &&
+      std::toupper(static_cast<unsigned char>(p[0])) != static_cast<unsigned char>(drive->drive[0]))
+    return std::nullopt;
   if (p.size() >= 2 && p[1] == ':') p.remove_prefix(2);  // a drive letter: see the header
   std::vector<std::string> segments;
   std::string seg;

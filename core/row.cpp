@@ -206,6 +206,13 @@ void put_source_head(Writer& w, const VolumeInfo* vol, const FileMeta& f) {
     put_opt_int(w, "block", std::optional<uint64_t>(v.block));
     w.EndObject();
   }
+  if (vol && vol->collection) {  // only on rows from a drive of a triage collection
+    w.Key("collection");
+    w.StartObject();
+    put_opt_string(w, "collector", &vol->collection->collector);
+    put_opt_string(w, "drive", &vol->collection->drive);
+    w.EndObject();
+  }
   put_opt_string(w, "path", &f.path);
   put_opt_int(w, "inode", f.inode);
   put_opt_int(w, "meta_seq", f.meta_seq);
@@ -227,6 +234,7 @@ void put_source_head(Writer& w, const VolumeInfo* vol, const FileMeta& f) {
   put_opt_time(w, "atime", f.atime);
   put_opt_time(w, "ctime", f.ctime);
   put_opt_time(w, "crtime", f.crtime);
+  if (!f.times_from.empty()) put_opt_string(w, "times_from", &f.times_from);  // a collection's files only
   w.Key("sha256");
 }
 
@@ -238,6 +246,7 @@ struct SourceHead {
   std::string evidence, fs_type;
   std::optional<uint64_t> partition_offset;
   std::optional<uint64_t> pool_volume_block;
+  std::string collection_drive;
   FileMeta file;  // only the fields put_source writes are compared
   std::string bytes;
 };
@@ -245,6 +254,10 @@ struct SourceHead {
 // A pool volume is named by its superblock block within one container (partition_offset).
 std::optional<uint64_t> pool_volume_block(const VolumeInfo* vol) {
   return vol && vol->pool_volume ? std::optional<uint64_t>(vol->pool_volume->block) : std::nullopt;
+}
+
+std::string collection_drive(const VolumeInfo* vol) {
+  return vol && vol->collection ? vol->collection->collector + ":" + vol->collection->drive : std::string();
 }
 
 // Whether head was made from a source with the same written content. Compared by content, never by address: a
@@ -256,12 +269,14 @@ bool same_source(const SourceHead& head, const SourceRef& src) {
   const FileMeta& h = head.file;
   if (!head.valid || head.has_volume != (vol != nullptr)) return false;
   if (vol && (head.partition_offset != vol->partition_offset || head.evidence != vol->evidence ||
-              head.fs_type != vol->fs_type || head.pool_volume_block != pool_volume_block(vol)))
+              head.fs_type != vol->fs_type || head.pool_volume_block != pool_volume_block(vol) ||
+              head.collection_drive != collection_drive(vol)))
     return false;
   return f.inode == h.inode && f.meta_seq == h.meta_seq && f.size == h.size && f.recovery == h.recovery &&
          f.name_allocated == h.name_allocated && f.meta_allocated == h.meta_allocated &&
          f.reallocated == h.reallocated && f.mtime == h.mtime && f.atime == h.atime && f.ctime == h.ctime &&
-         f.crtime == h.crtime && f.path == h.path && f.attr == h.attr && f.snapshot == h.snapshot;
+         f.crtime == h.crtime && f.path == h.path && f.attr == h.attr && f.snapshot == h.snapshot &&
+         f.times_from == h.times_from;
 }
 
 void put_source(Writer& w, const Row& row, size_t* sha_offset) {
@@ -284,6 +299,7 @@ void put_source(Writer& w, const Row& row, size_t* sha_offset) {
     head.fs_type = vol ? vol->fs_type : std::string();
     head.partition_offset = vol ? vol->partition_offset : std::nullopt;
     head.pool_volume_block = pool_volume_block(vol);
+    head.collection_drive = collection_drive(vol);
     head.file = f;
     head.bytes.assign(w.out, start, std::string::npos);
     head.valid = true;
@@ -336,6 +352,11 @@ void row_id_digits(const Row& row, char* id) {
       if (vol->pool_volume) {
         key += '\x1f';
         key += vol->pool_volume->uuid;
+      }
+      // The drives of a collection are folders of one evidence, each with its own root: the drive is part of the id.
+      if (vol->collection) {
+        key += '\x1f';
+        key += vol->collection->drive;
       }
     }
     key += '\x1f';

@@ -29,6 +29,12 @@ install(FILES ${ROO_MAN_GZ} DESTINATION share/man/man1)
 install(FILES ${PROJECT_SOURCE_DIR}/plugin/autopsy/roo_ingest_module.py
               ${PROJECT_SOURCE_DIR}/plugin/autopsy/roo_mapping.py
         DESTINATION share/roo-ingest/autopsy)
+# The triage-collector definitions (docs/collectors.md), and roo-collectors, which makes them from the catalog.
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/collectors/RooCode.tkape
+              ${PROJECT_SOURCE_DIR}/packaging/collectors/Generic.Forensic.RooCode.yaml
+              ${PROJECT_SOURCE_DIR}/packaging/collectors/roo_code.yaml
+        DESTINATION share/roo-ingest/collectors)
+install(TARGETS roo-collectors RUNTIME DESTINATION bin)
 file(GLOB ROO_DOC_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md ${PROJECT_SOURCE_DIR}/docs/*.json)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${ROO_DOC_FILES} DESTINATION share/doc/roo-ingest)
 

@@ -71,7 +71,10 @@ cat "$WORK/contents.txt"
 for path in ./usr/bin/roo-ingest ./usr/share/man/man1/roo-ingest.1.gz \
             ./usr/share/roo-ingest/autopsy/roo_ingest_module.py ./usr/share/roo-ingest/autopsy/roo_mapping.py \
             ./usr/share/doc/roo-ingest/README.md ./usr/share/doc/roo-ingest/row-contract.md \
-            ./usr/share/doc/roo-ingest/row.schema.json ./usr/share/doc/roo-ingest/autopsy.md; do
+            ./usr/share/doc/roo-ingest/row.schema.json ./usr/share/doc/roo-ingest/autopsy.md \
+            ./usr/bin/roo-collectors ./usr/share/roo-ingest/collectors/RooCode.tkape \
+            ./usr/share/roo-ingest/collectors/Generic.Forensic.RooCode.yaml \
+            ./usr/share/roo-ingest/collectors/roo_code.yaml ./usr/share/doc/roo-ingest/collectors.md; do
   grep -qx "$path" "$WORK/contents.txt" || fail "$path is not in the package"
 done
 if grep -v -e '^\./usr/' -e '^\./$' "$WORK/contents.txt" | grep -q .; then fail "files outside /usr in the package"; fi
@@ -83,6 +86,8 @@ dpkg-query -W -f '${Status}\n' roo-ingest | grep -q 'install ok installed' || fa
 [ -x /usr/bin/roo-ingest ] || fail "/usr/bin/roo-ingest missing after dpkg -i"
 cmp -s "$REPO/plugin/autopsy/roo_mapping.py" /usr/share/roo-ingest/autopsy/roo_mapping.py ||
   fail "installed Autopsy module differs from plugin/autopsy"
+/usr/bin/roo-collectors kape | cmp -s - /usr/share/roo-ingest/collectors/RooCode.tkape ||
+  fail "installed roo-collectors does not print the installed KAPE target"
 python3 -c 'import ast, sys; [ast.parse(open(f, encoding="utf-8").read(), f) for f in sys.argv[1:]]' \
   /usr/share/roo-ingest/autopsy/roo_ingest_module.py /usr/share/roo-ingest/autopsy/roo_mapping.py ||
   fail "installed Autopsy module does not parse"

@@ -65,7 +65,8 @@ Examples:
   roo-ingest suspect.E01 -o out/                 # E01 (other segments .E02… are found automatically)
   roo-ingest disk.001 -o out/                    # split raw, given the first segment
   roo-ingest disk.raw -o out/ --native           # keep each record's verbatim JSON in the rows
-  roo-ingest --dir /mnt/triage/C -o out/         # a triage collection or a mounted image
+  roo-ingest --dir /mnt/triage/C -o out/         # a mounted image or a drive's copy
+  roo-ingest --dir kape-tdest/ -o out/           # a KAPE or Velociraptor collection: every drive in it
   roo-ingest suspect.E01 -o out/ --progress=json # progress as JSON lines on stderr, for a wrapper
   roo-ingest suspect.E01 -o out/ --format timesketch,sqlite    # only these (plus rows.jsonl, report.json)
   roo-ingest suspect.E01 -o out/ --tz Europe/Berlin            # l2t.csv, rows.csv, report.html in Berlin time
@@ -83,7 +84,9 @@ Examples:
 
   app.add_option("IMAGE", opts.image_paths, "Image file (raw, .001, .E01); more segments may follow when their "
                                              "names do not follow the usual pattern");
-  app.add_option("--dir", opts.folder, "Read a plain folder instead of an image (triage collection, mounted image)");
+  app.add_option("--dir", opts.folder,
+                 "Read a folder instead of an image: a mounted image, or a KAPE or Velociraptor collection (each "
+                 "drive searched, the collector's recorded times used)");
   app.add_option("-o,--out", opts.out_dir, "Output directory (created when missing; must be empty unless --force)")
       ->required();
   app.add_flag("--force", opts.force,

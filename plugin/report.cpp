@@ -589,6 +589,23 @@ std::string run_report_json(const RunReport& r) {
     if (!r.image->stored_sha1.empty()) put(w, "sha1", r.image->stored_sha1);
     w.EndObject();
   }
+  if (!r.collection.collector.empty()) {  // a triage collection: its drives and the records of original times
+    w.Key("collection");
+    w.StartObject();
+    put(w, "collector", r.collection.collector);
+    w.Key("drives");
+    w.StartArray();
+    for (const CollectedDrive& d : r.collection.drives) {
+      w.StartObject();
+      put(w, "drive", d.drive);
+      put(w, "folder", d.host_dir);
+      put(w, "files_with_recorded_times", static_cast<int64_t>(d.times ? d.times->size() : 0));
+      w.EndObject();
+    }
+    w.EndArray();
+    put_strings(w, "time_records", r.collection.time_records);
+    w.EndObject();
+  }
   verification_json(w, r);
   w.EndObject();
   w.Key("partitions");
@@ -613,6 +630,10 @@ std::string run_report_json(const RunReport& r) {
         put(w, "bytes_in_image", static_cast<int64_t>(p->offset_bytes < size ? size - p->offset_bytes : 0));
         w.EndObject();
       }
+    }
+    if (!part.collection_drive.empty()) {
+      put(w, "drive", part.collection_drive);
+      put(w, "folder", part.collection_folder);
     }
     if (part.status == PartStatus::not_searched) {
       put(w, "status", "not searched: " + not_searched_reason(p, r.deep));
@@ -646,6 +667,7 @@ std::string run_report_json(const RunReport& r) {
     w.Key("resolved");
     w.Bool(c.resolved);
     if (c.found_on_partition) put(w, "found_on_partition_index", static_cast<int64_t>(*c.found_on_partition));
+    if (!c.found_on_drive.empty()) put(w, "found_on_drive", c.found_on_drive);
     if (!c.found_at.empty()) put(w, "found_at", c.found_at);
     put(w, "resolution", c.resolution);
     if (!c.same_as.empty()) put(w, "same_path_as", c.same_as);
@@ -780,6 +802,8 @@ std::string run_summary(const RunReport& r) {
     std::string where = p ? "partition " + std::to_string(p->index) + " @" + std::to_string(p->offset_bytes) + " (" +
                                 p->description + ")"
                           : "folder";
+    if (!part.collection_drive.empty())
+      where += ", drive " + part.collection_drive + " (" + r.collection.collector + ": " + part.collection_folder + ")";
     if (p && p->pool_volume)
       where += ", APFS volume " + p->pool_volume->name + " (" + p->pool_volume->role + ", block " +
                std::to_string(p->pool_volume->block) + ")";

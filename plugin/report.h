@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/collection_layout.h"
 #include "core/discovery.h"
 #include "plugin/formats/derive.h"
 #include "tsk_glue/tsk_evidence.h"
@@ -65,6 +66,8 @@ struct PartReport {
   std::filesystem::path rows_path, body_path;
   // What the scan met that does not stop it (an EWF chunk failing its checksum): the run's warnings.
   std::vector<std::string> warnings;
+  // A drive of a triage collection: its letter (or "/") and its folder; set by the parent, not the worker.
+  std::string collection_drive, collection_folder;
 };
 // A worker that crashed, was ended for making no progress, or failed: the run is partial (exit 5).
 inline bool part_did_not_finish(PartStatus status) {
@@ -80,6 +83,7 @@ struct RunReport {
   std::string out_dir;  // -o as given: the summary's commands name the outputs there
   std::string evidence_kind;  // image, folder
   std::vector<std::string> evidence_paths;
+  CollectionLayout collection;  // a folder that is a triage collection (collector empty: a plain folder)
   std::optional<tsk::ImageInfo> image;
   bool verify_requested = false;                  // --verify
   std::optional<tsk::Verification> verification;  // set when an image was hashed
@@ -95,6 +99,8 @@ struct RunReport {
     std::vector<int> partitions_searched;   // the second round's, in order
     std::optional<int> found_on_partition;  // the partition that holds it, when one does
     std::string found_at;                   // its directory there
+    std::string found_on_drive;             // in a triage collection, the drive that holds it (found_on_partition:
+                                            // that drive's index)
     bool resolved = false;
     std::string resolution;  // the outcome in words
     std::string same_as;     // the settings file that named the same path first: looked for once, for both

@@ -110,6 +110,8 @@ struct PartitionJob {
   int custom_number = 0;
   std::vector<tsk::Partition> gaps = {};  // --deep: the image's unpartitioned space, carved by the first partition's job
   std::string image_type = {};  // libtsk's name for the image's format, as the run's open found it: workers reopen it so
+  // Set for a drive of a triage collection given to --dir (core/collection_layout.h): the folder to read and how.
+  std::optional<CollectedDriveOptions> collected = {};
 };
 
 // Fault injection for the isolation test (tests/plugin/e2e_test.py test_worker_crash): with
@@ -146,6 +148,12 @@ std::string job_place(const PartitionJob& job) {
   return where;
 }
 
+// Where a folder job's files are, for progress lines: "folder", "folder, drive C: (kape)".
+std::string folder_place(const PartitionJob& job) {
+  return job.collected ? "folder, drive " + job.collected->drive.drive + " (" + job.collected->collector + ")"
+                       : std::string("folder");
+}
+
 // How many threads scan this job's file system: --threads (0: one per core). A second-round search for a custom
 // storage path is one small root: one.
 int job_workers(const RunOptions& opts, const PartitionJob& job) {
@@ -170,7 +178,9 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   std::vector<std::unique_ptr<tsk::Image>> images;
   std::atomic<bool> locked{false};  // an encrypted volume none of the passwords given unlocks
   setup.open_view = [&](std::string* why) -> std::unique_ptr<FileSystemView> {
-    if (!job.partition) return std::make_unique<FolderFileSystem>(opts.folder);
+    if (!job.partition)
+      return job.collected ? std::make_unique<FolderFileSystem>(*job.collected)
+                           : std::make_unique<FolderFileSystem>(opts.folder);
     try {
       std::unique_ptr<tsk::Image> image = tsk::Image::reopen(opts.image_paths, job.image_type);
       bool not_unlocked = false;
@@ -194,7 +204,7 @@ void scan_job(const RunOptions& opts, const PartitionJob& job, const PartPaths& 
   };
   CrashAfterFirstSource crash;
   if (opts.isolate && crash_requested(job)) setup.worker0_extra_sink = &crash;
-  std::string where = job.partition ? job_place(job) : std::string("folder");
+  std::string where = job.partition ? job_place(job) : folder_place(job);
   bool where_has_type = !job.partition;
   setup.opened = [&](const std::string& fs_type) {  // "partition 4 (ext4)" once a worker knows the type
     if (!where_has_type) where += " (" + fs_type + ")";
@@ -611,7 +621,26 @@ std::vector<PartitionJob> plan_jobs(const RunOptions& opts, std::unique_ptr<tsk:
   if (!image) {
     report.evidence_kind = "folder";
     report.evidence_paths = {opts.folder};
-    jobs.push_back({0, std::nullopt, std::nullopt, 0});
+    // A triage collection keeps each drive in a folder of its own: each is searched as a file system of its own.
+    report.collection = detect_collection_layout(opts.folder);
+    const CollectionLayout& layout = report.collection;
+    if (layout.collector.empty()) {
+      jobs.push_back({0, std::nullopt, std::nullopt, 0});
+    } else {
+      char* real = realpath(opts.folder.c_str(), nullptr);
+      const std::string evidence = fs::path(real ? real : opts.folder).filename().string();
+      std::free(real);
+      for (const std::string& w : layout.warnings) report.warnings.push_back(w);
+      const std::string times_from = layout.collector == "kape" ? "kape_copy_log" : "velociraptor_results";
+      for (size_t i = 0; i < layout.drives.size(); ++i) {
+        PartitionJob job{static_cast<int>(i), std::nullopt, std::nullopt, 0};
+        job.collected = CollectedDriveOptions{layout.collector, evidence, layout.drives[i], layout.encoded_names,
+                                              times_from};
+        jobs.push_back(std::move(job));
+      }
+      progress("folder %s: a %s collection of %zu drive(s)", opts.folder.c_str(), layout.collector.c_str(),
+               layout.drives.size());
+    }
   } else {
     report.evidence_kind = "image";
     report.evidence_paths = opts.image_paths;
@@ -668,8 +697,13 @@ JobsRun run_jobs(const RunOptions& opts, std::vector<PartitionJob>& jobs, const 
       progress("%s: scanning at byte offset %llu (%s)", job_place(job).c_str(),
                static_cast<unsigned long long>(job.partition->offset_bytes), job.partition->description.c_str());
     else
-      progress("folder %s: scanning", opts.folder.c_str());
+      progress("%s %s: scanning", folder_place(job).c_str(),
+               job.collected ? job.collected->drive.host_dir.c_str() : opts.folder.c_str());
     PartReport part = run_job(opts, job, work);
+    if (job.collected) {
+      part.collection_drive = job.collected->drive.drive;
+      part.collection_folder = job.collected->drive.host_dir;
+    }
     note_scan_warnings(part, report);
     if (part_did_not_finish(part.status)) {
       ran.partial = true;
@@ -689,6 +723,19 @@ JobsRun run_jobs(const RunOptions& opts, std::vector<PartitionJob>& jobs, const 
     if (!placed) report.partitions.push_back({std::nullopt, part});
   }
   return ran;
+}
+
+// The collection's drive that a custom storage path names by its letter, when it is another drive than the one of
+// the settings that named it (part).
+const PartitionJob* recorded_drive_job(const std::vector<PartitionJob>& jobs, const PartReport& part,
+                                       const CustomStoragePath& wanted) {
+  const std::string& path = wanted.recorded_path;
+  if (part.collection_drive.empty() || path.size() < 2 || path[1] != ':') return nullptr;
+  const std::string letter(1, static_cast<char>(std::toupper(static_cast<unsigned char>(path[0]))));
+  for (const PartitionJob& job : jobs)
+    if (job.collected && job.collected->drive.drive == letter + ":" && job.collected->drive.drive != part.collection_drive)
+      return &job;
+  return nullptr;
 }
 
 // The second round: resolves every custom storage path the scanned file systems' settings named, searching the other
@@ -725,6 +772,26 @@ bool resolve_custom_paths(const RunOptions& opts, const std::vector<PartitionJob
         res.found_on_partition = same->found_on_partition;
         res.found_at = same->found_at;
         res.same_as = same->named.settings_file;
+      } else if (const PartitionJob* drive = recorded_drive_job(jobs, part, wanted)) {
+        // A collection's drive named by the path's letter (D:\RooTasks on the collected D:) is looked in.
+        PartitionJob job = *drive;
+        job.custom = wanted;
+        job.custom_number = static_cast<int>(custom_scans.size());
+        progress("drive %s: looking for customStoragePath %s (named in %s)", drive->collected->drive.drive.c_str(),
+                 wanted.recorded_path.c_str(), wanted.settings_file.c_str());
+        PartReport found = run_job(opts, job, work);
+        found.collection_drive = drive->collected->drive.drive;
+        found.collection_folder = drive->collected->drive.host_dir;
+        note_scan_warnings(found, report);
+        res.partitions_searched.push_back(drive->index);
+        if (part_did_not_finish(found.status)) partial = true;
+        for (const CustomStoragePath& c : custom_storage_paths(found))
+          if (c.found_here) {
+            res.found_on_partition = drive->index;
+            res.found_at = c.found_at;
+            res.found_on_drive = drive->collected->drive.drive;
+          }
+        custom_scans.push_back({std::nullopt, std::move(found)});
       } else if (p) {  // a folder is one file system: nothing else to look in
         for (const PartitionJob& other : jobs) {
           if (!other.partition || other.index == p->index) continue;
@@ -753,9 +820,13 @@ bool resolve_custom_paths(const RunOptions& opts, const std::vector<PartitionJob
       res.resolved = res.found_on_partition.has_value() || (wanted.found_here && !p);
       if (wanted.found_here)
         res.resolution = "found on the file system of the settings file, at " + res.found_at;
+      else if (res.resolved && !res.found_on_drive.empty())
+        res.resolution = "found on the collection's drive " + res.found_on_drive + " at " + res.found_at;
       else if (res.resolved)
         res.resolution = "found on partition " + std::to_string(*res.found_on_partition) + " at " + res.found_at +
                          " (the recorded path, drive letter dropped, is a directory there)";
+      else if (!p && !part.collection_drive.empty())
+        res.resolution = "could not be resolved: no drive of the collection holds it (collect the folder it names)";
       else if (!p)
         res.resolution = "could not be resolved: the evidence is one folder, whose file system does not hold it";
       else

@@ -212,7 +212,7 @@ class L2tCsvWriter : public CountingWriter {
   L2tCsvWriter(const std::filesystem::path& out_file, const DisplayZone& zone)
       : out_(out_file), zone_(zone), spill_path_(out_file.string() + ".unsorted") {
     left_out_reason_ = "no time (time_utc null): an l2tcsv line needs a date";
-    out_.write(csv_record(l2tcsv_header()));
+    out_.write(l2tcsv_line(l2tcsv_header()));
     spill_ = std::fopen(spill_path_.c_str(), "w+b");
     if (!spill_)
       spill_errno_ = errno;
@@ -232,7 +232,7 @@ class L2tCsvWriter : public CountingWriter {
     }
     // l2tcsv_fields gave a line, so time_utc is the contract's form and has an instant.
     const int64_t ms = epoch_ms_from_row_time(*string_member(row, "time_utc")).value_or(0);
-    const std::string line = csv_record(*fields);
+    const std::string line = l2tcsv_line(*fields);
     if (spill_ && spill_errno_ == 0 && std::fwrite(line.data(), 1, line.size(), spill_) != line.size())
       spill_errno_ = errno ? errno : EIO;
     lines_.push_back({ms, spill_size_, static_cast<uint32_t>(line.size())});
@@ -340,6 +340,29 @@ std::string csv_record(const std::vector<std::string>& cells) {
   return line;
 }
 
+std::string l2tcsv_line(const std::vector<std::string>& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) line += ',';
+    const std::string_view f = fields[i];
+    if (starts_formula(f)) line += '\'';
+    for (char c : f) line += c == ',' || c == '\r' || c == '\n' ? ' ' : c == '\0' ? '?' : c;
+  }
+  line += '\n';
+  return line;
+}
+
+std::string l2tcsv_short(std::string_view desc) {
+  size_t code_points = 0, cut = 0;
+  for (size_t i = 0; i < desc.size(); ++i)
+    if ((static_cast<unsigned char>(desc[i]) & 0xC0) != 0x80) {
+      if (code_points == 77) cut = i;
+      ++code_points;
+    }
+  if (code_points <= 80) return std::string(desc);
+  return std::string(desc.substr(0, cut)) + "...";
+}
+
 const std::vector<std::string>& l2tcsv_header() {
   static const std::vector<std::string> header = {"date",     "time",  "timezone", "MACB",   "source", "sourcetype",
                                                   "type",     "user",  "host",     "short",  "desc",   "version",
@@ -361,18 +384,20 @@ std::optional<std::vector<std::string>> l2tcsv_fields(const rapidjson::Value& ro
     if (auto recovery = string_member(*source, "recovery"); recovery && *recovery != "allocated")
       notes = "recovery: " + std::string(*recovery);
   const std::string extra = l2t_extra(row);
+  std::string desc = row_message(row, kL2tDescBytes);
+  std::string short_message = l2tcsv_short(desc);
   return std::vector<std::string>{
       local->date_mdy(),
       local->time_hms(),
-      zone.name(),
+      zone.name() == "UTC" ? std::string("UTC") : local->zone_abbreviation,  // plaso: tzname(), "UTC" for UTC
       macb(time_source),
       "LOG",                 // plaso's short source class for application logs
       "Roo Code " + kind,    // sourcetype: the long source name; the kind tells the rows apart
       "Roo " + time_source,  // type: the timestamp description, as timeline.jsonl's timestamp_desc
       text_or_dash(string_member(row, "user")),
       "-",  // host: the rows do not know the machine's name
-      row_message(row, kL2tShortBytes),
-      row_message(row, kL2tDescBytes),
+      std::move(short_message),
+      std::move(desc),
       "2",
       text_or_dash(source ? string_member(*source, "path") : std::nullopt),
       inode && !inode->IsNull() ? *value_text(*inode) : "-",

@@ -29,10 +29,17 @@ std::string csv_record(const std::vector<std::string>& cells);
 // l2tcsv's header: date,time,timezone,MACB,source,sourcetype,type,user,host,short,desc,version,filename,inode,notes,
 // format,extra.
 const std::vector<std::string>& l2tcsv_header();
+// One l2tcsv line as plaso's l2tcsv output module writes it (plaso/output/l2t_csv.py, shared_dsv.py): the fields
+// joined by commas, unquoted, each comma inside a field made a space (its field sanitiser), LF at the end. Two
+// differences, each so that a line stays one safe record: a line break or a NUL inside a field (plaso leaves them)
+// becomes a space or '?', and a field a spreadsheet would run as a formula gets a leading ' (as rows.csv's cells).
+std::string l2tcsv_line(const std::vector<std::string>& fields);
+// plaso's short message (formatters' GetMessageShort): the message, or when longer than 80 characters its first 77
+// and "...". Characters are code points, as Python counts them.
+std::string l2tcsv_short(std::string_view desc);
 // The 17 values for one row (not yet made cells), or none when the row has no time_utc.
 std::optional<std::vector<std::string>> l2tcsv_fields(const rapidjson::Value& row, const DisplayZone& zone);
 // How long short and desc may get before they are shortened ("…"); rows.csv keeps the whole text.
-inline constexpr size_t kL2tShortBytes = 80;
 inline constexpr size_t kL2tDescBytes = 2000;
 
 // rows.csv's columns, in order: display_time, display_utc_offset, display_time_zone (the row's time in --tz),

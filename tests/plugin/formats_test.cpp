@@ -253,14 +253,15 @@ TEST_F(Formats, L2tLineOfACommandInBerlin) {
   auto fields = l2tcsv_fields(parse(kCommandRow), *berlin);
   ASSERT_TRUE(fields);
   ASSERT_EQ(fields->size(), 17u);
-  EXPECT_EQ(csv_record(*fields),
-            "03/01/2026,03:22:45,Europe/Berlin,....,LOG,Roo Code command,Roo api.ts,alice,-,"
-            "\"command: npm test, then lint\",\"command: npm test, then lint\",2,"
+  // plaso's l2tcsv: the zone's abbreviation, commas inside a field made spaces, no quotes, LF
+  EXPECT_EQ(l2tcsv_line(*fields),
+            "03/01/2026,03:22:45,CET,....,LOG,Roo Code command,Roo api.ts,alice,-,"
+            "command: npm test  then lint,command: npm test  then lint,2,"
             "/home/alice/x/api_conversation_history.json,42,recovery: deleted,roo_ingest,"
             "exit_code: -1; project_path: /home/alice/proj; role: assistant; "
             "row_id: 0123456789abcdef0123456789abcdef; session_id: s1; source_evidence: demo.E01; "
             "source_fs_type: ext4; source_partition_offset: 1048576; source_record_index: 3; "
-            "source_recovery: deleted; surface: vscode; tool_name: execute_command\r\n");
+            "source_recovery: deleted; surface: vscode; tool_name: execute_command\n");
 }
 
 TEST_F(Formats, L2tMarksFileTimesAndSkipsUntimedRows) {
@@ -273,11 +274,54 @@ TEST_F(Formats, L2tMarksFileTimesAndSkipsUntimedRows) {
       *utc);
   ASSERT_TRUE(mtime);
   EXPECT_EQ(
-      csv_record(*mtime),
+      l2tcsv_line(*mtime),
       "10/09/2025,08:53:20,UTC,M...,LOG,Roo Code permission_setting,Roo file.mtime,-,-,"
-      "permission_setting: =cmd,permission_setting: =cmd,2,/s.json,-,-,roo_ingest,source_recovery: allocated\r\n");
+      "permission_setting: =cmd,permission_setting: =cmd,2,/s.json,-,-,roo_ingest,source_recovery: allocated\n");
   EXPECT_EQ(l2tcsv_fields(parse(R"({"kind":"cli_history","time_utc":null,"time_source":"none","text":"x"})"), *utc),
             std::nullopt);
+}
+
+// plaso's short message: more than 80 characters (code points, as Python's len counts) become the first 77 and "...".
+TEST_F(Formats, L2tShortIsPlasosEightyCharacters) {
+  const std::string eighty(80, 'x');
+  EXPECT_EQ(l2tcsv_short(eighty), eighty);
+  std::string accents;
+  for (int i = 0; i < 81; ++i) accents += "é";  // 81 characters, 162 bytes
+  std::string first77;
+  for (int i = 0; i < 77; ++i) first77 += "é";
+  EXPECT_EQ(l2tcsv_short(accents), first77 + "...");
+  EXPECT_EQ(l2tcsv_short(accents.substr(0, 160)), accents.substr(0, 160));  // 80 characters are kept whole
+}
+
+// The line plaso's l2tcsv module writes for an event with these values, worked out by hand from
+// plaso/output/l2t_csv.py and shared_dsv.py: MM/DD/YYYY and HH:MM:SS in the output zone, tzname() (CEST in
+// summer), '-' for no value, every ',' a space, fields joined by ',' and the line ended by '\n'.
+TEST_F(Formats, L2tLineFieldByFieldAsPlasoWritesIt) {
+  std::string error;
+  auto berlin = DisplayZone::open("Europe/Berlin", &error);
+  ASSERT_TRUE(berlin) << error;
+  auto fields = l2tcsv_fields(
+      parse(R"({"kind":"user_message","time_utc":"2026-07-01T10:00:00.000Z","time_source":"ui.ts","user":"bob",)"
+            R"("text":"Please add tests for parse(), format() and the CLI, then run them all, twice, in CI, okay?",)"
+            R"("source":{"path":"/Users/bob/ui_messages.json","inode":7,"recovery":"allocated"}})"),
+      *berlin);
+  ASSERT_TRUE(fields);
+  const std::string line = l2tcsv_line(*fields);
+  ASSERT_EQ(line.back(), '\n');
+  std::vector<std::string> got;
+  size_t start = 0;
+  for (size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
+    got.push_back(line.substr(start, comma - start));
+  got.push_back(line.substr(start, line.size() - 1 - start));
+  const std::string desc =
+      "user_message: Please add tests for parse()  format() and the CLI  then run them all  twice  in CI  okay?";
+  const std::vector<std::string> plaso = {
+      "07/01/2026", "12:00:00", "CEST", "....", "LOG", "Roo Code user_message", "Roo ui.ts",
+      "bob", "-", desc.substr(0, 77) + "...", desc, "2", "/Users/bob/ui_messages.json", "7", "-", "roo_ingest"};
+  ASSERT_EQ(got.size(), 17u) << line;
+  // MACB "....": a time recorded inside the data, not a file time (docs/output-formats.md)
+  for (size_t i = 0; i < plaso.size(); ++i) EXPECT_EQ(got[i], plaso[i]) << "field " << l2tcsv_header()[i];
+  EXPECT_EQ(got[16], "source_recovery: allocated");  // extra: the fields the other 16 do not show
 }
 
 // ---- Timesketch --------------------------------------------------------------------------------------------------
@@ -532,10 +576,10 @@ TEST_F(Formats, DeriveWritesTheSelectedFormats) {
   EXPECT_EQ(result.outputs[3].file, "roo.sqlite");
   EXPECT_EQ(result.outputs[3].rows_written, 2);
   const std::string l2t = read_all(dir.path / "l2t.csv");
-  EXPECT_EQ(l2t.substr(0, l2t.find("\r\n") + 2),
+  EXPECT_EQ(l2t.substr(0, l2t.find('\n') + 1),
             "date,time,timezone,MACB,source,sourcetype,type,user,host,short,desc,version,filename,inode,notes,"
-            "format,extra\r\n");
-  EXPECT_NE(l2t.find("\r\n02/28/2026,21:22:45,America/New_York,"), std::string::npos) << l2t;
+            "format,extra\n");
+  EXPECT_NE(l2t.find("\n02/28/2026,21:22:45,EST,"), std::string::npos) << l2t;
   const std::string csv = read_all(dir.path / "rows.csv");
   EXPECT_NE(csv.find(",'=1+1,"), std::string::npos);       // the untimed row is there, neutralised
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);  // header, two rows, one newline inside a text
@@ -594,8 +638,8 @@ TEST_F(Formats, DeriveAtTheEdgesOfJavaScriptDates) {
                         {-8640000000000000000, "-271821-04-20T00:00:00.000+00:00"}}));
   const std::string l2t = read_all(dir.path / "l2t.csv");
   EXPECT_EQ(std::count(l2t.begin(), l2t.end(), '\n'), 3);  // the header and two lines, earliest first
-  EXPECT_NE(l2t.find("\r\n04/20/-271821,00:00:00,UTC,"), std::string::npos) << l2t;
-  EXPECT_NE(l2t.find("\r\n09/13/275760,00:00:00,UTC,"), std::string::npos) << l2t;
+  EXPECT_NE(l2t.find("\n04/20/-271821,00:00:00,UTC,"), std::string::npos) << l2t;
+  EXPECT_NE(l2t.find("\n09/13/275760,00:00:00,UTC,"), std::string::npos) << l2t;
   const std::string csv = read_all(dir.path / "rows.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
   EXPECT_NE(csv.find(",out_of_range,"), std::string::npos);

@@ -386,21 +386,23 @@ class Robustness(unittest.TestCase):
     # --- a folder with no home ---
 
     def test_a_folder_without_a_home_says_so_and_where_homes_are(self):
+        # The drive's copy is one level down under a name that is no drive letter (a folder named C is a KAPE
+        # collection's drive and is read: collection_e2e_test.py).
         collection = os.path.join(self.tmp, "collection")
-        shutil.copytree(tree("linux-ext4"), os.path.join(collection, "C"), symlinks=True)
+        shutil.copytree(tree("linux-ext4"), os.path.join(collection, "copy-of-disk"), symlinks=True)
         out = os.path.join(self.tmp, "out")
         proc = subprocess.run([BINARY, "--dir", collection, "-o", out], capture_output=True, text=True, timeout=600)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         for text in (proc.stderr, proc.stdout):
             self.assertIn("no user home found", text)
             self.assertIn("Users/*, home/*, root", text)
-            self.assertIn(os.path.join(collection, "C"), text)
+            self.assertIn(os.path.join(collection, "copy-of-disk"), text)
         report = json.loads(read(os.path.join(out, "report.json")))
         self.assertEqual(len(report["warnings"]), 1)
         self.assertIn("no user home found", report["warnings"][0])
         # A folder that holds homes gives no such warning.
         out2 = os.path.join(self.tmp, "out2")
-        proc = subprocess.run([BINARY, "--dir", os.path.join(collection, "C"), "-o", out2], capture_output=True,
+        proc = subprocess.run([BINARY, "--dir", os.path.join(collection, "copy-of-disk"), "-o", out2], capture_output=True,
                               text=True, timeout=600)
         self.assertNotIn("no user home found", proc.stderr + proc.stdout)
         self.assertNotIn("warnings", json.loads(read(os.path.join(out2, "report.json"))))

@@ -90,6 +90,9 @@ const std::vector<std::string> kKindFields = {
     "tool_description", "tool_input", "tool_name", "tool_use_id", "truncated_at_bytes", "truncation_id", "ui_kind",
     "ui_type", "unterminated_blocks", "updated", "url", "user_edit_date", "user_edits", "user_id", "user_message",
     "utc_offset", "value_from_wal", "version", "workspace_class", "workspace_dir",
+    // Older tasks whole (docs/row-contract.md "Times of untimed api records", "Project path", "Disagreeing reports").
+    "time_from_ui_record", "project_path_source", "disagreeing_fields", "reported_values", "report_known_from",
+    "report_file", "compared_with_known_from", "compared_with_file", "resumed_after_utc",
 };
 // clang-format on
 

@@ -202,7 +202,7 @@ class RootTaskItems : public TaskItems {
 }  // namespace
 
 std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowSink& sink, ScanReport& report,
-                                   const ScanOptions& opts) {
+                                   const ScanOptions& opts, const GlobalHistory* global_history) {
   const bool native = opts.native;
   auto items = std::make_shared<RootTaskItems>();
   items->contents = list_root(fs, root);
@@ -221,6 +221,7 @@ std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowS
   report.roots.push_back({root.surface, root.user, root.dir.path, static_cast<int64_t>(rc.tasks.size()), 0,
                           rc.deleted_names, root.found_by});
 
+  joins.global_history = global_history;
   join_root(fs, root, rc, out, report, native, joins);
   // A directory with only checkpoints/ is not a task of this root (its checkpoint_repo row joins the task): counted
   // apart in the report.
@@ -505,6 +506,8 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
       if (!seen_homes.insert(home.path).second) continue;
       report.homes_searched.push_back(home.path);
       HomeFindings findings(out, opts);
+      GlobalHistory global_history;  // before the roots: a task directory's HistoryItem may be only there
+      read_home_global_history(fs, home, opts, global_history);
       std::vector<RooRoot> roots;
       for (const RootPattern& rp : root_patterns())
         for (FileMeta& dir : resolve(fs, home, rp.segments)) roots.push_back({rp.surface, home.name, std::move(dir)});
@@ -512,7 +515,8 @@ void scan_file_system(FileSystemView& base, RowSink& out, ScanReport& report, co
       roots.insert(roots.end(), custom_roots.begin(), custom_roots.end());
       for (const RooRoot& root : roots)
         if (seen_roots.insert(root.dir.path).second)
-          findings.add_root(root.dir.path, process_root(base, root, findings.roots_out(), report, opts));
+          findings.add_root(root.dir.path,
+                            process_root(base, root, findings.roots_out(), report, opts, &global_history));
       const HomeTasks& tasks = findings.gathered();
       // A custom storage path holds the settings folder too (docs/roo-format.md §1.2): its MCP settings come first.
       for (const RooRoot& root : custom_roots)

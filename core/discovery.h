@@ -17,6 +17,7 @@
 #include "core/root_contents.h"
 #include "core/row.h"
 #include "core/scan_report.h"
+#include "core/task_assembly.h"
 
 namespace roo {
 
@@ -88,7 +89,8 @@ void scan_orphans(FileSystemView& fs, RowSink& out, ScanReport& report, const Sc
 // directories are handed to the runner as task items instead. Returns the ids of the tasks the root knows (its task
 // directories and its index entries).
 std::set<std::string> process_root(FileSystemView& fs, const RooRoot& root, RowSink& out, ScanReport& report,
-                                   const ScanOptions& opts);
+                                   const ScanOptions& opts,
+                                   const GlobalHistory* global_history = nullptr);
 
 // All of it for one file system: find roots, process each.
 // Home by home: its Roo roots (tasks), then its other stores (settings, credentials, CLI history).

@@ -317,6 +317,44 @@ void read_state_vscdb(FileSystemView& fs, const StorePattern& pattern, const Fil
   read_state_db_store(fs, pattern, dir, src, opts, task_ids_by_root, report, *src.ctx.sink, identities);
 }
 
+std::vector<SurfacedHistoryTask> state_vscdb_task_history(FileSystemView& fs, const FileMeta& dir,
+                                                          const FileMeta& file, const std::string& bytes,
+                                                          const std::string& surface, const std::string& scratch_dir,
+                                                          bool native) {
+  std::vector<SurfacedHistoryTask> out;
+  if (scratch_dir.empty()) return out;
+  std::optional<std::string> wal;
+  std::vector<FileMeta> scratch;
+  const std::string wal_name = file.name + "-wal";
+  for (const FileMeta& f : dir_listing(fs, dir, scratch))
+    if (f.name_allocated && !f.is_dir && iequals(f.name, wal_name)) wal = read_file_bytes(fs, f);
+  struct Discard : RowSink {
+    void emit(const Row&) override {}
+  } discard;
+  const TaskIdentity identity{surface, {}, {}, {}, {}, {}};
+  const SourceRef source{&fs.volume(), file};
+  for (const RooExtension& ext : roo_extensions()) {
+    if (!state_db_may_hold(bytes, extension_name(ext)) && !(wal && state_db_may_hold(*wal, extension_name(ext))))
+      continue;
+    StateDbRead read = read_state_db(bytes, wal, ext.id, scratch_dir);
+    if (!read.ok || !read.extension_row) continue;
+    rapidjson::Document value;
+    if (!parse_json(read.extension_row->value.data(), read.extension_row->value.size(), value, nullptr) ||
+        !value.IsObject())
+      continue;
+    ParseContext ctx;
+    ctx.identity = &identity;
+    ctx.source = &source;
+    ctx.file_name = file.name;
+    ctx.native = native;
+    ctx.sink = &discard;
+    const std::string where = file.path + " ItemTable " + read.extension_row->key;
+    for (GlobalStateTask& t : parse_global_state(value, ctx, where).task_history)
+      out.push_back({ext.surface_override ? ext.surface_override : surface, where, std::move(t)});
+  }
+  return out;
+}
+
 bool contains_ascii_case_insensitive(std::string_view bytes, std::string_view name) {
   if (name.empty()) return !bytes.empty();  // as std::search: an empty name is found at the start of any bytes
   if (bytes.size() < name.size()) return false;

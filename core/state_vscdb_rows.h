@@ -52,6 +52,18 @@ void read_state_vscdb(FileSystemView& fs, const StorePattern& pattern, const Fil
                       const SourceOptions& opts, const TaskIdsByRoot& task_ids_by_root, ScanReport& report,
                       RowSink& out, std::deque<TaskIdentity>& identities);
 
+// The legacy taskHistory entries of one state.vscdb, read without rows (docs/row-contract.md "Task rows from the
+// global state"): each Roo extension's, with that extension's surface (surface: the host's). bytes is the database.
+struct SurfacedHistoryTask {
+  std::string surface;
+  std::string where;  // "<path> ItemTable <key>", as the store's own rows say
+  GlobalStateTask task;
+};
+std::vector<SurfacedHistoryTask> state_vscdb_task_history(FileSystemView& fs, const FileMeta& dir,
+                                                          const FileMeta& file, const std::string& bytes,
+                                                          const std::string& surface, const std::string& scratch_dir,
+                                                          bool native);
+
 // Whether name occurs in bytes, ASCII letters matched in either case and every other byte (0x80 and up too) as
 // itself: what std::search with std::tolower on both sides finds in the "C" locale (the program never sets another).
 // An empty name is found in any bytes but empty ones, as std::search finds it.

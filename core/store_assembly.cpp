@@ -7,6 +7,7 @@
 #include <deque>
 
 #include "core/fs_lookup.h"
+#include "core/sha256.h"
 #include "core/parsers/store_parsers.h"
 #include "core/source_reading.h"
 #include "core/state_vscdb_rows.h"
@@ -221,6 +222,50 @@ std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& ho
       }
   }
   return roots;
+}
+
+void read_home_global_history(FileSystemView& fs, const FileMeta& home, const SourceOptions& opts,
+                              GlobalHistory& out) {
+  std::set<std::string> seen;
+  for (const StorePattern& sp : store_patterns()) {
+    if (sp.kind != StoreKind::global_state_db && sp.kind != StoreKind::global_state_json) continue;
+    const std::vector<std::string> dirs(sp.segments.begin(), sp.segments.end() - 1);
+    for (const FileMeta& dir : resolve(fs, home, dirs))
+      for (const FileMeta& file : children(fs, dir, sp.segments.back(), false)) {
+        if (file.is_dir || !seen.insert(file.path).second) continue;
+        const std::string bytes = read_file_bytes(fs, file);
+        if (bytes.empty()) continue;
+        std::vector<SurfacedHistoryTask> tasks;
+        if (sp.kind == StoreKind::global_state_db) {
+          tasks = state_vscdb_task_history(fs, dir, file, bytes, sp.surface, opts.scratch_dir, opts.native);
+        } else {
+          rapidjson::Document doc;
+          if (!parse_json(bytes.data(), bytes.size(), doc, nullptr) || !doc.IsObject()) continue;
+          struct Discard : RowSink {
+            void emit(const Row&) override {}
+          } discard;
+          const TaskIdentity identity{sp.surface, {}, {}, {}, {}, {}};
+          const SourceRef source{&fs.volume(), file};
+          ParseContext ctx;
+          ctx.identity = &identity;
+          ctx.source = &source;
+          ctx.file_name = file.name;
+          ctx.native = opts.native;
+          ctx.sink = &discard;
+          for (GlobalStateTask& t : parse_global_state(doc, ctx, file.path).task_history)
+            tasks.push_back({sp.surface, file.path, std::move(t)});
+        }
+        if (tasks.empty()) continue;
+        const std::string sha = sha256_hex(bytes);
+        std::map<std::string, const GlobalHistory::File*> by_where;
+        for (SurfacedHistoryTask& t : tasks) {
+          if (!t.task.item.id) continue;
+          const GlobalHistory::File*& f = by_where[t.where];
+          if (!f) f = &out.files.emplace_back(GlobalHistory::File{{&fs.volume(), file}, sha, t.where});
+          out.by_id[*t.task.item.id].push_back({std::move(t.task), t.surface, f});
+        }
+      }
+  }
 }
 
 void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, const FileMeta& file,

@@ -10,6 +10,7 @@
 #include "core/fs_lookup.h"
 #include "core/parsers/parsers.h"
 #include "core/scan_report.h"
+#include "core/task_assembly.h"
 
 namespace roo {
 
@@ -72,6 +73,10 @@ std::string custom_storage_setting_key(std::string_view surface);
 // (docs/roo-format.md §1.2, §1.3), for every host of one home, when the path is found on this file system (find_directory). Checkpoints stay in the default root.
 // Every custom path met is recorded in report.custom_storage_paths, found here or not.
 std::vector<RooRoot> custom_storage_roots(FileSystemView& fs, const FileMeta& home, ScanReport& report);
+
+// The taskHistory entries of every global state of one home (GlobalHistory), read without rows.
+void read_home_global_history(FileSystemView& fs, const FileMeta& home, const SourceOptions& opts,
+                              GlobalHistory& out);
 
 // Reads one store file (found in dir) and writes its rows. user: the home's name.
 void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMeta& dir, const FileMeta& file,

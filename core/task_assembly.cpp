@@ -1,6 +1,11 @@
 #include "core/task_assembly.h"
 
 #include <algorithm>
+#include <tuple>
+#include <type_traits>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include "core/file_kinds.h"
 #include "core/json_records.h"
@@ -176,6 +181,159 @@ void emit_index_task_row(const RootJoins& joins, const IndexEntry& e, const Task
   out.end_source(joins.index_sha);
 }
 
+
+// Adds project_path_source to every row of a task whose project path no HistoryItem named (docs/row-contract.md
+// "Project path"): set once the path is known, before the task's first row.
+class ProjectPathSourceRows : public RowFilter {
+ public:
+  using RowFilter::RowFilter;
+  std::optional<std::string> source;
+
+ protected:
+  void adapt(Row& row) override {
+    if (source && row.identity && row.identity->project_path) row.set("project_path_source", *source);
+  }
+};
+
+// One HistoryItem field as JSON text, when the item records it.
+template <typename T>
+std::optional<std::string> json_of(const std::optional<T>& v) {
+  if (!v) return std::nullopt;
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  if constexpr (std::is_same_v<T, std::string>)
+    w.String(v->data(), static_cast<rapidjson::SizeType>(v->size()));
+  else if constexpr (std::is_same_v<T, double>) {
+    // As JSON.stringify wrote it: an integral cost is written without a fraction ("0", not "0.0").
+    if (*v == static_cast<double>(static_cast<int64_t>(*v)) && *v > -9.0e15 && *v < 9.0e15)
+      w.Int64(static_cast<int64_t>(*v));
+    else
+      w.Double(*v);
+  }
+  else
+    w.Int64(*v);
+  return std::string(buf.GetString(), buf.GetSize());
+}
+
+// The fields two reports of one task's HistoryItem both record and disagree on, by their HistoryItem names, each with
+// its two values as JSON text (first: a's).
+std::vector<std::tuple<const char*, std::string, std::string>> history_differences(const HistoryItem& a,
+                                                                                   const HistoryItem& b) {
+  std::vector<std::tuple<const char*, std::string, std::string>> out;
+  auto cmp = [&](const char* name, const auto& x, const auto& y) {
+    auto jx = json_of(x), jy = json_of(y);
+    if (jx && jy && *jx != *jy) out.emplace_back(name, *jx, *jy);
+  };
+  cmp("ts", a.ts, b.ts);
+  cmp("task", a.task, b.task);
+  cmp("number", a.number, b.number);
+  cmp("tokensIn", a.tokens_in, b.tokens_in);
+  cmp("tokensOut", a.tokens_out, b.tokens_out);
+  cmp("cacheWrites", a.cache_writes, b.cache_writes);
+  cmp("cacheReads", a.cache_reads, b.cache_reads);
+  cmp("totalCost", a.total_cost, b.total_cost);
+  cmp("size", a.size, b.size);
+  cmp("workspace", a.workspace, b.workspace);
+  cmp("mode", a.mode, b.mode);
+  cmp("status", a.status, b.status);
+  return out;
+}
+
+// A report of a task's HistoryItem: the file it is in, and where in it.
+struct HistoryReport {
+  const HistoryItem* item = nullptr;
+  const char* known_from = "";  // history_item | index | global_state
+  std::string where;            // the file (or state.vscdb row) as the row's text names it
+  const SourceRef* source = nullptr;
+  std::string sha256;
+  std::optional<int64_t> record_index;
+  const std::string* native_text = nullptr;
+};
+
+// docs/row-contract.md "Disagreeing reports": another report of the task's HistoryItem that differs from the one its
+// rows take is kept (its verbatim entry with --native) in a row that says which fields, which values, which files.
+void emit_history_disagreement(const HistoryReport& used, const HistoryReport& other, const TaskIdentity& id,
+                               RowSink& out, bool native) {
+  const auto diffs = history_differences(*used.item, *other.item);
+  if (diffs.empty()) return;
+  ParseContext ctx;
+  ctx.identity = &id;
+  ctx.source = other.source;
+  ctx.file_name = other.source->file.name;
+  ctx.native = native;
+  ctx.sink = &out;
+  JsonRecord pos;
+  if (other.record_index) pos.index = *other.record_index;
+  Row r = ctx.row("history_disagreement", other.record_index ? &pos : nullptr);
+  if (native && other.native_text) r.native = *other.native_text;
+  r.role = "system";
+  if (other.item->ts) {
+    r.time_ms = other.item->ts;
+    r.time_source = std::string(other.known_from) + ".ts";
+  }
+  std::string text = "task " + id.session_id.value_or("") + ": " + other.where + " disagrees with " + used.where + ":";
+  std::string values = "{";
+  std::string names = "[";
+  for (const auto& [name, a, b] : diffs) {
+    text += std::string(names.size() > 1 ? ";" : "") + " " + name + " " + b + " vs " + a;
+    if (names.size() > 1) {
+      names += ",";
+      values += ",";
+    }
+    names += "\"" + std::string(name) + "\"";
+    values += "\"" + std::string(name) + "\":{\"" + other.known_from + "\":" + b + ",\"" + used.known_from + "\":" + a + "}";
+  }
+  names += "]";
+  values += "}";
+  // An index entry older than the task's own report: Roo rewrites the entry on every save (TaskHistoryStore), so the
+  // task was saved again, i.e. resumed, after the entry's moment. The global state's taskHistory stopped at the
+  // migration to files, so its lag says nothing of the kind.
+  const bool older = other.known_from == std::string_view("index") && other.item->ts && used.item->ts &&
+                     *other.item->ts < *used.item->ts;
+  if (older)
+    text += " (" + other.where + " was last written for this task at " + iso_from_ms(*other.item->ts) +
+            ": the task was resumed after that moment)";
+  r.text = std::move(text);
+  r.set("disagreeing_fields", RawJson{names})
+      .set("reported_values", RawJson{values})
+      .set("report_known_from", std::string(other.known_from))
+      .set("report_file", other.where)
+      .set("compared_with_known_from", std::string(used.known_from))
+      .set("compared_with_file", used.where);
+  if (older) r.set("resumed_after_utc", iso_from_ms(*other.item->ts));
+  out.emit(std::move(r));
+  out.end_source(other.sha256);
+}
+
+// The working directory the task's api history names in its first <environment_details> (no rows).
+std::optional<std::string> environment_workspace(FileSystemView& fs, const TaskDir& td) {
+  for (TaskFileKind kind : {TaskFileKind::api_history, TaskFileKind::legacy_claude_messages}) {
+    auto it = td.files.find(kind);
+    if (it == td.files.end()) continue;
+    auto bytes = fs.open(it->second);
+    if (!bytes) continue;
+    HashingStream in(*bytes);
+    if (auto dir = api_history_first_workspace_dir(in)) return dir;
+  }
+  return std::nullopt;
+}
+
+// The ui records that time the api history's records when its first record has no ts (UiTurnTimes); none otherwise.
+std::optional<UiTurnTimes> untimed_api_turns(FileSystemView& fs, const TaskDir& td, const FileMeta& api_file) {
+  auto ui = td.files.find(TaskFileKind::ui_messages);
+  if (ui == td.files.end()) return std::nullopt;
+  {
+    auto bytes = fs.open(api_file);
+    if (!bytes) return std::nullopt;
+    HashingStream in(*bytes);
+    if (api_history_first_record_timed(in)) return std::nullopt;
+  }
+  auto bytes = fs.open(ui->second);
+  if (!bytes) return std::nullopt;
+  HashingStream in(*bytes);
+  return read_ui_turn_times(in);
+}
+
 }  // namespace
 
 // The task's identity fields from its HistoryItem, each falling back to the index entry's when the item lacks it.
@@ -278,8 +436,10 @@ void join_root(FileSystemView& fs, const RooRoot& root, const RootContents& rc, 
   }
 }
 
-void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins, RowSink& out, ScanReport& report,
-                   bool native) {
+void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins, RowSink& task_out,
+                   ScanReport& report, bool native) {
+  ProjectPathSourceRows project_marked(task_out);
+  RowSink& out = project_marked;
   const TaskIdentity& root_identity = joins.root_identity;
   const std::set<std::string>& task_dirs = joins.task_dirs;
   const std::set<std::string>& deleted_task_dirs = joins.deleted_task_dirs;
@@ -292,22 +452,52 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
 
   auto found = index_by_id.find(td.dir.name);
   const IndexEntry* indexed = found == index_by_id.end() ? nullptr : found->second;
+  // The task's taskHistory entries in the home's global states (GlobalHistory): the root's surface first.
+  std::vector<const GlobalHistory::Entry*> legacy;
+  if (joins.global_history)
+    if (auto g = joins.global_history->by_id.find(td.dir.name); g != joins.global_history->by_id.end()) {
+      for (const GlobalHistory::Entry& e : g->second)
+        if (e.surface == root_identity.surface) legacy.push_back(&e);
+      for (const GlobalHistory::Entry& e : g->second)
+        if (e.surface != root_identity.surface) legacy.push_back(&e);
+    }
+  // docs/row-contract.md "Project path": with no HistoryItem naming a workspace, the one the first
+  // <environment_details> names, before the task's first row.
+  bool workspace_settled = false;
+  auto settle_workspace = [&] {
+    if (workspace_settled) return;
+    workspace_settled = true;
+    if (id.project_path) return;
+    if (auto dir = environment_workspace(fs, td)) {
+      id.project_path = std::move(dir);
+      project_marked.source = "environment_details";
+    }
+  };
 
   // A deleted task directory is there only as a deleted name: its task row says so.
   const bool dir_live = td.dir.name_allocated;
   DeletedTaskDirRows marked(out);
   bool task_row_done = false;
+  std::optional<HistoryItem> own_item;
+  std::string own_text;
+  std::string own_sha;
+  std::optional<SourceRef> own_source;
   if (auto it = td.files.find(TaskFileKind::history_item); it != td.files.end()) {
     SourceReading src(fs, it->second, &id, out, report, native, file_kind(TaskFileKind::history_item).report_kind);
     src.ctx.deleted_task_dirs = &deleted_task_dirs;
     if (!dir_live) src.ctx.sink = &marked;
-    std::optional<HistoryItem> item;
-    std::string text;
+    std::optional<HistoryItem>& item = own_item;
+    std::string& text = own_text;
     if (HashingStream* in = src.stream()) item = parse_history_item_file(*in, src.ctx, &text);
     if (item) {
       task_row_done = true;
+      own_source = SourceRef{&fs.volume(), it->second};
       // The task's rows point at `id`: it is filled in before the first of them (the task row) is emitted.
       apply_history(id, &*item, indexed ? &indexed->item : nullptr);
+      if (!id.project_path)
+        for (const GlobalHistory::Entry* e : legacy)
+          if (e->task.item.workspace) id.project_path = e->task.item.workspace;
+      settle_workspace();
       emit_task_row(*item, src.ctx, "history_item", dir_live, nullptr, task_dirs, &text);
       if (item->id && *item->id != td.dir.name) {
         // Both ids are kept; the directory name stays the session id (docs/row-contract.md "Identity").
@@ -323,9 +513,53 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
       }
     }
   }
+  if (own_item) own_sha = report.files.back().sha256;
+  const char* used_from = task_row_done ? "history_item" : nullptr;
   if (!task_row_done && indexed) {  // no history_item.json, or one that could not be read
     apply_history(id, nullptr, &indexed->item);
+    settle_workspace();
     emit_from_index(*indexed, id, dir_live, !dir_live);
+    used_from = "index";
+  }
+  const GlobalHistory::Entry* legacy_used = nullptr;
+  if (!used_from && !legacy.empty()) {
+    // Before history_item.json and _index.json the global state's taskHistory held the task's HistoryItem
+    // (seed 000; docs/row-contract.md "Task rows from the global state").
+    legacy_used = legacy.front();
+    apply_history(id, &legacy_used->task.item, nullptr);
+    settle_workspace();
+    DeletedTaskDirRows legacy_marked(out);
+    ParseContext ctx;
+    ctx.identity = &id;
+    ctx.source = &legacy_used->file->source;
+    ctx.file_name = legacy_used->file->source.file.name;
+    ctx.native = native;
+    ctx.sink = dir_live ? static_cast<RowSink*>(&out) : &legacy_marked;
+    ctx.deleted_task_dirs = &deleted_task_dirs;
+    JsonRecord pos;
+    pos.index = legacy_used->task.record_index;
+    if (native) pos.text = legacy_used->task.text;
+    emit_task_row(legacy_used->task.item, ctx, "global_state", dir_live, &pos, task_dirs);
+    out.end_source(legacy_used->file->sha256);
+    used_from = "global_state";
+  }
+  settle_workspace();
+  // The other reports of the task's HistoryItem, each compared with the one its rows took.
+  if (used_from) {
+    std::vector<HistoryReport> reports;
+    if (own_item)
+      reports.push_back({&*own_item, "history_item", own_source->file.path, &*own_source, own_sha, std::nullopt,
+                         &own_text});
+    if (indexed)
+      reports.push_back({&indexed->item, "index",
+                         joins.index_source.file.path + " entry " + std::to_string(indexed->record_index),
+                         &joins.index_source, joins.index_sha, indexed->record_index, &indexed->text});
+    for (const GlobalHistory::Entry* e : legacy)
+      reports.push_back({&e->task.item, "global_state",
+                         e->file->where + " taskHistory " + std::to_string(e->task.record_index), &e->file->source,
+                         e->file->sha256, e->task.record_index, &e->task.text});
+    if (!reports.empty() && reports.front().known_from == std::string_view(used_from))
+      for (size_t i = 1; i < reports.size(); ++i) emit_history_disagreement(reports.front(), reports[i], id, out, native);
   }
 
   const std::map<TaskFileKind, RecordFolds> folds = fold_versions(fs, td);
@@ -340,9 +574,12 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
   for (TaskFileKind kind : {TaskFileKind::api_history, TaskFileKind::legacy_claude_messages}) {
     auto it = td.files.find(kind);
     if (it == td.files.end()) continue;
+    // An api history without ts (roo-cline up to v2.2.35): the ui records of the same turns time its rows.
+    const std::optional<UiTurnTimes> turns = untimed_api_turns(fs, td, it->second);
     SourceReading src(fs, it->second, &id, out, report, native, file_kind(kind).report_kind);
     src.ctx.task_dirs = &task_dirs;
     src.ctx.deleted_task_dirs = &deleted_task_dirs;
+    if (turns) src.ctx.ui_turns = &*turns;
     fold(src.ctx, kind, true);
     if (HashingStream* in = src.stream()) {
       ConversationTexts texts;

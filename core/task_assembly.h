@@ -5,6 +5,7 @@
 // directories (a task row per entry, a subtask link knowing whether its child's directory is there).
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <set>
@@ -12,10 +13,29 @@
 #include <vector>
 
 #include "core/parsers/parsers.h"
+#include "core/parsers/store_parsers.h"
 #include "core/root_contents.h"
 #include "core/scan_report.h"
 
 namespace roo {
+
+// The legacy taskHistory entries of a home's global states (the CLI's global-state.json, each editor's
+// state.vscdb row), read before the home's roots: before history_item.json and _index.json, a task's HistoryItem
+// was only there (seed 000; docs/row-contract.md "Task rows from the global state").
+struct GlobalHistory {
+  struct File {
+    SourceRef source;
+    std::string sha256;
+    std::string where;  // the file's path, or "<state.vscdb> ItemTable <key>"
+  };
+  struct Entry {
+    GlobalStateTask task;
+    std::string surface;
+    const File* file = nullptr;
+  };
+  std::deque<File> files;  // Entry::file points here
+  std::map<std::string, std::vector<Entry>> by_id;
+};
 
 // What a root's tasks are joined against: its index (read first) and the names of its task directories. Filled in
 // place by join_root (index_by_id points into index_entries); not to be copied.
@@ -33,6 +53,7 @@ struct RootJoins {
   std::map<std::string, bool> task_dir_live;  // by name: whether an allocated directory of that name is there
   std::set<std::string> deleted_task_dirs;    // names with no allocated directory, only a deleted one
   RecordFolds index_folds;
+  const GlobalHistory* global_history = nullptr;  // the home's, when read
 };
 
 // Reads the root's index (its rows, its line in the report) and fills joins.

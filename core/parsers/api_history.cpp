@@ -161,6 +161,7 @@ class ApiHistoryParser {
     rec_ = &rec;
     const rapidjson::Value& msg = rec.doc;
     ts_ = get_int(msg, "ts");
+    turn_time(rec.index, get_string(msg, "role"));
     if (ts_ && is_js_time(*ts_) && !first_ts) first_ts = ts_;  // the first time: a number out of range is none
     xml_call_taken_ = false;  // one XML call per message (docs/row-contract.md "XML-era tool calls")
     condense_parent_ = get_string(msg, "condenseParent");
@@ -213,12 +214,20 @@ class ApiHistoryParser {
   std::optional<int64_t> first_ts;
 
  private:
+  std::optional<UiTurnTimes::Mark> turn_;  // the ui record that times the current record when it has no ts
+  bool turn_by_index_ = false;
+  int64_t users_seen_ = 0;  // user records before the current one
   // ---- rows ----
   Row base(const char* kind, std::optional<int64_t> sub) {
     Row r = ctx_.row(kind, rec_, sub);
     if (ts_) {
       r.time_ms = ts_;
       r.time_source = "api.ts";
+    } else if (turn_) {
+      // No ts of its own: the ui record of the same turn times it (UiTurnTimes), and the row names that record.
+      r.time_ms = turn_->ts;
+      r.time_source = turn_by_index_ ? "ui.ts.conversation_history_index" : "ui.ts.turn_order";
+      r.set("time_from_ui_record", turn_->ui_index);
     }
     // Kept, but marked: the model no longer saw these messages (docs/roo-format.md §3.1).
     if (condense_parent_) r.set("hidden_by_condense", *condense_parent_);
@@ -241,6 +250,28 @@ class ApiHistoryParser {
   void emit(Row&& r) { ctx_.sink->emit(std::move(r)); }
   void remember(std::string_view text, ConversationTexts::Kind kind = ConversationTexts::Kind::text) {
     if (texts_) texts_->add(text, kind);
+  }
+
+  // The ui record that shows the turn of api record `index` (UiTurnTimes), counted whether or not it is needed.
+  void turn_time(int64_t index, const std::optional<std::string>& role) {
+    turn_.reset();
+    turn_by_index_ = false;
+    const bool user = role == std::optional<std::string>("user");
+    const int64_t users_before = users_seen_;
+    if (user) ++users_seen_;
+    const UiTurnTimes* t = ctx_.ui_turns;
+    if (!t || !role) return;
+    if (auto it = t->by_history_index.find(index); it != t->by_history_index.end()) {
+      turn_ = it->second;
+      turn_by_index_ = true;
+    } else if (!t->by_history_index.empty()) {
+      return;  // the ui records are indexed and none names this record: order would guess
+    } else if (user && users_before < static_cast<int64_t>(t->request_starts.size())) {
+      turn_ = t->request_starts[static_cast<size_t>(users_before)];
+    } else if (!user && users_before > 0 && users_before <= static_cast<int64_t>(t->replies.size())) {
+      turn_ = t->replies[static_cast<size_t>(users_before - 1)];
+      if (!turn_) turn_ = t->request_starts[static_cast<size_t>(users_before - 1)];
+    }
   }
 
   // ---- text blocks ----
@@ -840,6 +871,44 @@ ParseStats parse_api_history(HashingStream& in, const ParseContext& ctx, Convers
       in, ctx, [&](const JsonRecord& rec) { parser.record(rec); }, [&] { parser.end(); });
   stats.first_ts = parser.first_ts;
   return stats;
+}
+
+bool api_history_first_record_timed(HashingStream& in) {
+  JsonArrayReader reader(in);
+  JsonRecord rec;
+  for (;;) {
+    const JsonArrayReader::Status st = reader.next(rec);
+    if (st == JsonArrayReader::Status::trailing || st == JsonArrayReader::Status::junk) continue;
+    if (st != JsonArrayReader::Status::record) return false;
+    if (!rec.parse_error.empty() || !rec.doc.IsObject()) continue;  // the first record that can say
+    const std::optional<int64_t> ts = get_int(rec.doc, "ts");
+    return ts && is_js_time(*ts);
+  }
+}
+
+std::optional<std::string> api_history_first_workspace_dir(HashingStream& in) {
+  JsonArrayReader reader(in);
+  JsonRecord rec;
+  auto from_text = [](std::string_view text) -> std::optional<std::string> {
+    auto env = transcript::parse_environment_details(text);
+    return env ? env->workspace_dir : std::nullopt;
+  };
+  for (;;) {
+    const JsonArrayReader::Status st = reader.next(rec);
+    if (st == JsonArrayReader::Status::trailing || st == JsonArrayReader::Status::junk) continue;
+    if (st != JsonArrayReader::Status::record) return std::nullopt;
+    if (!rec.parse_error.empty() || !rec.doc.IsObject()) continue;
+    if (get_string(rec.doc, "role") != std::optional<std::string>("user")) continue;
+    const rapidjson::Value* content = member(rec.doc, "content");
+    if (!content) continue;
+    if (content->IsString()) {
+      if (auto dir = from_text(std::string_view(content->GetString(), content->GetStringLength()))) return dir;
+    } else if (content->IsArray()) {
+      for (const auto& block : content->GetArray())
+        if (const rapidjson::Value* t = member(block, "text"); t && t->IsString())
+          if (auto dir = from_text(std::string_view(t->GetString(), t->GetStringLength()))) return dir;
+    }
+  }
 }
 
 // Texts are compared trimmed: the ui's prose may start with "\n" where the api's does not (§11 item 4). Digests

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/json_records.h"
 #include "core/row.h"
@@ -28,6 +29,21 @@ struct RecordFolds {
   std::map<std::string, std::vector<RecordCopy>> in_versions;  // records of versions that the own file also has
 };
 
+// The ui records that time api records which carry no ts of their own (roo-cline up to v2.2.35 wrote none,
+// Cline.ts addToApiConversationHistory; docs/row-contract.md "Times of untimed api records"). A ui record shows the
+// same turn as an api record: the one whose conversationHistoryIndex is that record's index (Cline wrote it,
+// Cline.ts addToClineMessages), else, by order, the n-th api_req_started for the n-th user message (said just before
+// that message was written, Cline.ts recursivelyMakeClineRequests) and the first record after it for the reply.
+struct UiTurnTimes {
+  struct Mark {
+    int64_t ts = 0;
+    int64_t ui_index = 0;
+  };
+  std::vector<Mark> request_starts;                 // each api_req_started, in order
+  std::vector<std::optional<Mark>> replies;         // the first other timed record after each of them
+  std::map<int64_t, Mark> by_history_index;         // the first record of each conversationHistoryIndex
+};
+
 struct ParseContext {
   const TaskIdentity* identity = nullptr;
   const SourceRef* source = nullptr;
@@ -46,6 +62,8 @@ struct ParseContext {
   // later records depend on (the first prompt, a call before its result, the model) stays right, but a sink that
   // drops their rows (FoldedRecordRows) is put in front.
   std::set<int64_t>* folded_records = nullptr;
+  // Reading an api history whose records have no ts: the ui records that time them (UiTurnTimes).
+  const UiTurnTimes* ui_turns = nullptr;
 
   // A row of this source at this record position, with the task's identity.
   Row row(const char* kind, const JsonRecord* rec = nullptr, std::optional<int64_t> sub_index = std::nullopt) const;

@@ -77,6 +77,14 @@ ParseStats parse_api_history(HashingStream& in, const ParseContext& ctx, Convers
 // §11 item 1) — becomes its own row. api_texts is null when the task has no readable api history.
 ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const ConversationTexts* api_texts);
 
+// The ui records of a ui_messages.json that can time untimed api records (UiTurnTimes); read without rows.
+UiTurnTimes read_ui_turn_times(HashingStream& in);
+// Whether the first record of an api history carries a ts (false too when the file has no record).
+bool api_history_first_record_timed(HashingStream& in);
+// The working directory the first <environment_details> of an api history names ("# Current Working Directory
+// (<cwd>) Files" up to v3.11, "# Current Workspace Directory (<cwd>) Files" from v3.12; getEnvironmentDetails).
+std::optional<std::string> api_history_first_workspace_dir(HashingStream& in);
+
 // task_metadata.json: files_in_context[] (docs/roo-format.md §2.6).
 ParseStats parse_task_metadata(HashingStream& in, const ParseContext& ctx);
 

@@ -352,4 +352,27 @@ ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const C
   return stats;
 }
 
+UiTurnTimes read_ui_turn_times(HashingStream& in) {
+  UiTurnTimes out;
+  JsonArrayReader reader(in);
+  JsonRecord rec;
+  for (;;) {
+    const JsonArrayReader::Status st = reader.next(rec);
+    if (st == JsonArrayReader::Status::trailing || st == JsonArrayReader::Status::junk) continue;
+    if (st != JsonArrayReader::Status::record) break;
+    if (!rec.parse_error.empty() || !rec.doc.IsObject()) continue;
+    const std::optional<int64_t> ts = get_int(rec.doc, "ts");
+    if (!ts || !is_js_time(*ts)) continue;
+    const UiTurnTimes::Mark mark{*ts, rec.index};
+    if (auto h = get_int(rec.doc, "conversationHistoryIndex")) out.by_history_index.emplace(*h, mark);
+    if (get_string(rec.doc, "say") == std::optional<std::string>("api_req_started")) {
+      out.request_starts.push_back(mark);
+      out.replies.emplace_back();
+    } else if (!out.replies.empty() && !out.replies.back()) {
+      out.replies.back() = mark;
+    }
+  }
+  return out;
+}
+
 }  // namespace roo

@@ -302,5 +302,95 @@ TEST(TaskIds, FormatsAndEmbeddedTimes_roo_format_2_10) {
   EXPECT_EQ(task_id_time("8f1c2b7e-1").format, "other");
 }
 
+
+// docs/row-contract.md "Times of untimed api records": ui turn times read from real ui bytes.
+UiTurnTimes turns_of(const std::string& ui) {
+  MemoryBytes src(ui);
+  HashingStream in(src);
+  return read_ui_turn_times(in);
+}
+ParseStats run_api_with_turns(ParserHarness& h, const std::string& api, const UiTurnTimes& turns) {
+  MemoryBytes src(api);
+  HashingStream in(src);
+  ParseContext ctx = h.ctx("api_conversation_history.json");
+  ctx.ui_turns = &turns;
+  return parse_api_history(in, ctx);
+}
+
+// roo-cline ≤ v2.2.35: no ts on api records, no conversationHistoryIndex on ui records: matched by order.
+TEST(UntimedApi, TimedByTheUiRecordOfTheTurnByOrder_row_contract) {
+  const UiTurnTimes turns = turns_of(
+      R"([{"ts":1000,"type":"say","say":"text","text":"hi"},)"
+      R"({"ts":1010,"type":"say","say":"api_req_started","text":"{}"},)"
+      R"({"ts":1500,"type":"say","say":"text","text":"hello"},)"
+      R"({"ts":1600,"type":"ask","ask":"completion_result","text":""},)"
+      R"({"ts":2000,"type":"say","say":"api_req_started","text":"{}"}])");
+  ParserHarness h;
+  run_api_with_turns(h,
+                     R"([{"role":"user","content":[{"type":"text","text":"<task>\nhi\n</task>"}]},)"
+                     R"({"role":"assistant","content":[{"type":"text","text":"hello"}]},)"
+                     R"({"role":"user","content":[{"type":"text","text":"more"}]},)"
+                     R"({"role":"assistant","content":[{"type":"text","text":"done"}]},)"
+                     R"({"role":"user","content":[{"type":"text","text":"again"}],"ts":5000}])",
+                     turns);
+  ASSERT_EQ(h.rows.rows.size(), 5u);
+  EXPECT_EQ(h.rows.str(0, "time_utc"), "1970-01-01T00:00:01.010Z");  // the first api_req_started
+  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts.turn_order");
+  EXPECT_EQ(h.rows.rows[0]["time_from_ui_record"].GetInt(), 1);
+  EXPECT_EQ(h.rows.str(1, "time_utc"), "1970-01-01T00:00:01.500Z");  // the first record after it
+  EXPECT_EQ(h.rows.rows[1]["time_from_ui_record"].GetInt(), 2);
+  EXPECT_EQ(h.rows.str(2, "time_utc"), "1970-01-01T00:00:02.000Z");  // the second api_req_started
+  // The reply to the second request has no ui record after it: the request's own record times it.
+  EXPECT_EQ(h.rows.str(3, "time_utc"), "1970-01-01T00:00:02.000Z");
+  EXPECT_EQ(h.rows.rows[3]["time_from_ui_record"].GetInt(), 4);
+  // A record with a ts keeps it; and a third user turn has no third request to take a time from anyway.
+  EXPECT_EQ(h.rows.str(4, "time_source"), "api.ts");
+  EXPECT_FALSE(h.rows.rows[4].HasMember("time_from_ui_record"));
+}
+
+// Cline wrote conversationHistoryIndex on ui records: the first ui record naming an api record's index times it,
+// and an api record no ui record names stays untimed (order would be a guess).
+TEST(UntimedApi, TimedByConversationHistoryIndex_row_contract) {
+  const UiTurnTimes turns = turns_of(
+      R"([{"ts":1000,"type":"say","say":"text","text":"hi","conversationHistoryIndex":-1},)"
+      R"({"ts":1010,"type":"say","say":"api_req_started","text":"{}","conversationHistoryIndex":-1},)"
+      R"({"ts":1200,"type":"say","say":"text","text":"hello","conversationHistoryIndex":0},)"
+      R"({"ts":1300,"type":"ask","ask":"tool","text":"{}","conversationHistoryIndex":0},)"
+      R"({"ts":1900,"type":"say","say":"api_req_started","text":"{}","conversationHistoryIndex":1}])");
+  ParserHarness h;
+  run_api_with_turns(h,
+                     R"([{"role":"user","content":[{"type":"text","text":"hi"}]},)"
+                     R"({"role":"assistant","content":[{"type":"text","text":"hello"}]},)"
+                     R"({"role":"user","content":[{"type":"text","text":"more"}]}])",
+                     turns);
+  ASSERT_EQ(h.rows.rows.size(), 3u);
+  EXPECT_EQ(h.rows.str(0, "time_utc"), "1970-01-01T00:00:01.200Z");
+  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts.conversation_history_index");
+  EXPECT_EQ(h.rows.rows[0]["time_from_ui_record"].GetInt(), 2);
+  EXPECT_EQ(h.rows.str(1, "time_utc"), "1970-01-01T00:00:01.900Z");
+  EXPECT_EQ(h.rows.str(2, "time_source"), "none");
+}
+
+TEST(UntimedApi, FirstRecordTimedAndFirstWorkspaceDir_row_contract) {
+  auto timed = [](const std::string& bytes) {
+    MemoryBytes src(bytes);
+    HashingStream in(src);
+    return api_history_first_record_timed(in);
+  };
+  EXPECT_FALSE(timed(R"([{"role":"user","content":"a"},{"role":"user","content":"b","ts":5}])"));
+  EXPECT_TRUE(timed(R"([{"role":"user","content":"a","ts":1735553400000}])"));
+  EXPECT_FALSE(timed("[]"));
+  auto dir = [](const std::string& bytes) {
+    MemoryBytes src(bytes);
+    HashingStream in(src);
+    return api_history_first_workspace_dir(in);
+  };
+  // The first block that names one: not the assistant's text, not a block without the section.
+  EXPECT_EQ(dir(R"([{"role":"assistant","content":"<environment_details>\n# Current Working Directory (/no) Files\n</environment_details>"},)"
+                R"({"role":"user","content":[{"type":"text","text":"x"},{"type":"text","text":"<environment_details>\n# Current Time\nnow\n</environment_details>"}]},)"
+                R"({"role":"user","content":[{"type":"text","text":"<environment_details>\n# Current Workspace Directory (/home/a/p) Files\nREADME.md\n</environment_details>"}]}])"),
+            std::optional<std::string>("/home/a/p"));
+  EXPECT_EQ(dir(R"([{"role":"user","content":"no env"}])"), std::nullopt);
+}
 }  // namespace
 }  // namespace roo

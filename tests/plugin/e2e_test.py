@@ -126,6 +126,22 @@ class E2E(unittest.TestCase):
         self.assertTrue(all(r["source"]["fs_type"] == "folder" for r in rows))
         self.assertTrue(all(r["source"]["partition_offset"] is None for r in rows))
 
+    # Task trees the way older Roo releases wrote them (fixtures/README.md "trees/roo-eras/"): a v3.3.26 task whose
+    # HistoryItem is only in the editor's state.vscdb taskHistory, a roo-cline v2.2.35 task whose api records have no
+    # ts (timed by the ui records of their turns), the project path from the first <environment_details>, and three
+    # reports of one CLI task that disagree. None of its rows is timed by a file time.
+    def test_roo_eras(self):
+        out, _ = self.run_tool("--dir", os.path.join(REPO, "fixtures", "trees", "roo-eras"))
+        rows = read_rows(out)
+        self.assert_rows_match(rows, expected("roo-eras"))
+        # No transcript row is untimed while a ui record of its turn has a ts.
+        self.assertEqual([r["kind"] for r in rows if r["time_utc"] is None], [])
+        # The verbatim report each disagreement row keeps (seed 002), with --native.
+        out, _ = self.run_tool("--native", "--dir", os.path.join(REPO, "fixtures", "trees", "roo-eras"),
+                               out_name="native")
+        natives = [json.loads(r["native"]) for r in read_rows(out) if r["kind"] == "history_disagreement"]
+        self.assertEqual([(n["ts"], n["tokensIn"]) for n in natives], [(1773742800000, 5), (1773656400000, 3)])
+
     # A macOS user's storage (Library/Application Support/<host>, ~/.vscode/extensions, ~/.roo) on FAT32, the one
     # macOS-like layout libtsk can read that this machine can also write; and the same tree as a folder.
     def test_macos(self):
@@ -392,6 +408,7 @@ class E2E(unittest.TestCase):
                 ("fat", [images("recovery-fat.E01")]), ("ntfs", [images("recovery-ntfs.E01")]),
                 ("exfat", [images("recovery-exfat.E01")]),
                 ("nightly", ["--dir", os.path.join(trees, "stores-nightly")]),
+                ("eras", ["--dir", os.path.join(trees, "roo-eras")]),
                 # rows from APFS volumes (source.pool_volume), with --deep's carved rows from the container's free blocks
                 ("apfs", [os.path.join(REPO, "fixtures", "apfs", "macos-apfs-gpt.E01")]),
                 ("apfs-snapshot", [os.path.join(REPO, "fixtures", "apfs", "macos-apfs-snap.E01")]),

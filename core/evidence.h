@@ -92,6 +92,7 @@ struct PoolVolumeRef {
   std::string name;  // its name (apfs_volname)
   std::string role;  // its role (docs/row-contract.md "APFS volumes"): "system", "data", "preboot", …, or "none"
   uint64_t block = 0;  // the container block of its superblock (libtsk's pool volume block, `fls -B`)
+  int index = 0;       // its position in the container: roo.body's and the summary's prefix /p<partition>v<index>/
 };
 
 // A drive of a triage collection (core/collection_layout.h): which collector copied it, and its letter ("C:") or "/".

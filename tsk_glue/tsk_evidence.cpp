@@ -645,7 +645,7 @@ std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition&
   vol.partition_offset = p.offset_bytes;
   vol.fs_type = tsk_fs_type_toname(opened.fs->ftype);
   vol.volume_index = p.index;
-  vol.pool_volume = roo::PoolVolumeRef{v.uuid, v.name, v.role, v.block};
+  vol.pool_volume = roo::PoolVolumeRef{v.uuid, v.name, v.role, v.block, v.index};
   std::vector<std::string> errors;
   if (p.container) {
     const uint64_t end = p.offset_bytes + p.container->blocks * p.container->block_size;

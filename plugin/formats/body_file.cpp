@@ -72,7 +72,20 @@ bool append_body_line(const Row& row, std::string& line, std::string& name) {
   if (row.source) {
     // The record's position makes each line unique (mactime folds identical lines, and two approvals can share a
     // second) and lets the examiner find the record: "#<record>[.<block>][.<part>]".
-    name.append(" (").append(row.source->file.path);
+    // On an image, the path has the prefix the summary's fls line gives that file system (/p<partition>/, an APFS
+    // volume's /p<partition>v<volume>/), so roo.body's lines and fls's for the same file name it alike ($Unallocated
+    // and $Unpartitioned, which fls does not list, keep their names).
+    name.append(" (");
+    if (const VolumeInfo* vol = row.source->volume;
+        vol && vol->partition_offset && !row.source->file.path.empty() && row.source->file.path[0] == '/') {
+      name.append("/p");
+      append_number(name, static_cast<uint64_t>(vol->volume_index));
+      if (vol->pool_volume) {
+        name += 'v';
+        append_number(name, static_cast<uint64_t>(vol->pool_volume->index));
+      }
+    }
+    name.append(row.source->file.path);
     if (row.position.record_index) {
       name.append(" #");
       append_number(name, *row.position.record_index);
@@ -99,10 +112,13 @@ bool append_body_line(const Row& row, std::string& line, std::string& name) {
   else
     append_body_escaped(line, utf8_sanitize(name));
   line += '|';
-  if (row.source && row.source->file.inode)
+  if (row.source && row.source->file.inode) {
     append_number(line, *row.source->file.inode);
-  else
+    // NTFS: fls -m writes <entry>-<type>-<id> (the attribute read), so the two lines of one file match
+    if (!row.source->file.attr.empty()) line.append("-").append(row.source->file.attr);
+  } else {
     line += '0';
+  }
   line.append("|-/----------|0|0|0|");
   for (int i = 0; i < 4; ++i) line.append(secs).append(i < 3 ? "|" : "\n");
   return true;

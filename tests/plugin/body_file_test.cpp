@@ -53,7 +53,7 @@ TEST(BodyFile, RecordPositionKeepsLinesOfTheSameSecondApart) {
   b.position.record_index = 6;
   b.position.sub_index = 1;
   EXPECT_NE(*body_line_for_row(a), *body_line_for_row(b));
-  EXPECT_NE(body_line_for_row(b)->find("(/h/ui_messages.json #6.1)"), std::string::npos);
+  EXPECT_NE(body_line_for_row(b)->find("(/p0/h/ui_messages.json #6.1)"), std::string::npos);
 }
 
 // TSK 3.x body format: 11 fields MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime, times in epoch seconds.
@@ -63,7 +63,7 @@ TEST(BodyFile, TimedRowBecomesOneLineWithTheTimeInEveryColumn) {
   ASSERT_TRUE(line);
   // 1760000000 = 2025-10-09T08:53:20Z (date -u -d @1760000000); milliseconds are dropped, as fls drops nanoseconds.
   EXPECT_EQ(*line,
-            "0|roo-code tool_call [t1]: a%7Cb%25c (/h/ui_messages.json)|42|-/----------|0|0|0|1760000000|1760000000|"
+            "0|roo-code tool_call [t1]: a%7Cb%25c (/p0/h/ui_messages.json)|42|-/----------|0|0|0|1760000000|1760000000|"
             "1760000000|1760000000\n");
 }
 
@@ -102,12 +102,12 @@ TEST(BodyFile, LongTextIsCutAtACharacterBoundary) {
   std::string kept = "a";
   for (int i = 0; i < 79; ++i) kept += "\xC3\xA9";
   EXPECT_EQ(*body_line_for_row(f.row("user_message", 1760000000000, text)),
-            "0|roo-code user_message [t1]: " + kept + "\xE2\x80\xA6 (/h/ui_messages.json)|42|-/----------|0|0|0|" +
+            "0|roo-code user_message [t1]: " + kept + "\xE2\x80\xA6 (/p0/h/ui_messages.json)|42|-/----------|0|0|0|" +
                 "1760000000|1760000000|1760000000|1760000000\n");
   // Exactly 160 bytes are kept whole, with no "…".
   const std::string whole(160, 'b');
   EXPECT_EQ(*body_line_for_row(f.row("user_message", 1760000000000, whole)),
-            "0|roo-code user_message [t1]: " + whole + " (/h/ui_messages.json)|42|-/----------|0|0|0|" +
+            "0|roo-code user_message [t1]: " + whole + " (/p0/h/ui_messages.json)|42|-/----------|0|0|0|" +
                 "1760000000|1760000000|1760000000|1760000000\n");
 }
 
@@ -121,7 +121,7 @@ TEST(BodyFile, BarsPercentsControlBytesAndInvalidUtf8InTheName) {
   r.position.record_index = 7;
   r.position.part_index = 2;
   EXPECT_EQ(*body_line_for_row(r),
-            "0|roo-code k%7C%25 [t1]: x%7Cy%25z   \xEF\xBF\xBD end (/h/a%7Cb%25c d.json #7.2)|0|-/----------|0|0|0|"
+            "0|roo-code k%7C%25 [t1]: x%7Cy%25z   \xEF\xBF\xBD end (/p0/h/a%7Cb%25c d.json #7.2)|0|-/----------|0|0|0|"
             "1760000000|1760000000|1760000000|1760000000\n");
 }
 
@@ -144,6 +144,31 @@ TEST(BodyFile, ToolNameStandsInForAnEmptyTextAndNoSourceMeansInodeZero) {
   r.identity = nullptr;
   EXPECT_EQ(*body_line_for_row(r),
             "0|roo-code tool_call: execute_command|0|-/----------|0|0|0|1760000000|1760000000|1760000000|1760000000\n");
+}
+
+// The name and inode columns line up with fls -m's for the same file: the summary's fls line gives partition 2 the
+// prefix /p2/ and APFS volume 1 of it /p2v1/; fls writes an NTFS file's inode as <entry>-<type>-<id>. A folder
+// (--dir) has no fls line and no prefix.
+TEST(BodyFile, NamesAndInodesAsTheSummarysFlsLinesWriteThem) {
+  Fixture f;
+  f.vol.volume_index = 2;
+  f.vol.fs_type = "ntfs";
+  Row r = f.row("user_message", 1760000000000, "hi");
+  f.src.file.attr = "128-4";
+  EXPECT_EQ(*body_line_for_row(r), "0|roo-code user_message [t1]: hi (/p2/h/ui_messages.json)|42-128-4|-/----------|0|0|0|"
+                                   "1760000000|1760000000|1760000000|1760000000\n");
+  f.src.file.attr.clear();
+  f.vol.pool_volume = PoolVolumeRef{"u", "Data", "data", 1076, 1};
+  EXPECT_EQ(*body_line_for_row(r), "0|roo-code user_message [t1]: hi (/p2v1/h/ui_messages.json, APFS volume Data)|42|"
+                                   "-/----------|0|0|0|1760000000|1760000000|1760000000|1760000000\n");
+  f.vol.pool_volume.reset();
+  f.vol.partition_offset.reset();  // a folder
+  EXPECT_EQ(*body_line_for_row(r), "0|roo-code user_message [t1]: hi (/h/ui_messages.json)|42|-/----------|0|0|0|"
+                                   "1760000000|1760000000|1760000000|1760000000\n");
+  f.vol.partition_offset = 0;
+  f.src.file.path = "$Unallocated";  // carved: fls lists no such name, so it keeps its own
+  f.src.file.inode.reset();
+  EXPECT_NE(body_line_for_row(r)->find(" ($Unallocated)|0|"), std::string::npos) << *body_line_for_row(r);
 }
 
 }  // namespace

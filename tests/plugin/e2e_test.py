@@ -292,6 +292,33 @@ class E2E(unittest.TestCase):
         self.assertIn("/p4/home/alice/", timeline)
         self.assertIn("/p5/Users/bob/", timeline)
 
+    # roo.body names a file as the summary's fls line does: the same prefixed path and the same inode column (NTFS:
+    # <entry>-<type>-<id>), so in the merged timeline a row's line and its file's own lines can be matched up. fls's
+    # lines are the real fls's output on the same image.
+    def test_body_lines_name_files_as_fls_does(self):
+        out, proc = self.run_tool(images("demo.E01"), quiet=False)
+        fls_lines = [l.strip() for l in proc.stdout.splitlines() if l.startswith("    fls ")]
+        fls_files = {}
+        for line in fls_lines:
+            listing = subprocess.run(line.split(), capture_output=True, text=True, check=True).stdout
+            for entry in listing.splitlines():
+                fields = entry.split("|")
+                fls_files[fields[1]] = fields[2]
+        with open(os.path.join(out, "roo.body"), encoding="utf-8") as f:
+            body = [l.split("|") for l in f.read().splitlines()]
+        checked = set()
+        for fields in body:
+            name, inode = fields[1], fields[2]
+            path = name[name.rindex(" (") + 2:].split(" #")[0].rstrip(")")
+            if not path.startswith("/p"):
+                continue
+            self.assertIn(path, fls_files, name)
+            self.assertEqual(inode, fls_files[path], name)
+            checked.add((path.split("/")[1], "-" in inode))
+        # both file systems, and NTFS's three-part inode among them
+        self.assertEqual({p for p, _ in checked}, {"p4", "p5"})
+        self.assertIn(("p5", True), checked)
+
     # The summary's headline counts what an examiner asks first, each counted here from rows.jsonl itself: tasks,
     # commands, permission decisions by decision, file edits, rows from files that are not allocated by recovery
     # class; then where the outputs are and which to open first.

@@ -225,7 +225,7 @@ std::string velociraptor_artifact() {
 
 namespace {
 
-// An item's path in ForensicArtifacts' notation (docs/sources/Format-specification.md of ForensicArtifacts/artifacts:
+// An item's path in ForensicArtifacts' notation (the ForensicArtifacts format specification, as plaso applies it:
 // %%users.*%% expansions, "**" for up to ten levels below a folder).
 std::string artifacts_path(const CollectionItem& item, unsigned os) {
   const bool windows = os == kWindows;

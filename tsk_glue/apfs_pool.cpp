@@ -11,8 +11,6 @@
 
 namespace roo::tsk {
 
-namespace {
-
 std::string take_error(const char* fallback) {
   const char* e = tsk_error_get();
   std::string s = (e && *e) ? e : fallback;
@@ -21,6 +19,9 @@ std::string take_error(const char* fallback) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '.')) s.pop_back();
   return s;
 }
+
+namespace {
+
 
 // 16 bytes as an RFC 4122 UUID in lower-case hex with dashes, in the order they are stored (APFS keeps uuid_t as
 // bytes, which is how pstat and fsapfsinfo print them).

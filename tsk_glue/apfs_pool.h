@@ -27,6 +27,9 @@ std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t off
 // The name docs/row-contract.md gives a volume role (apfs_role, Apple File System Reference "Volume Roles").
 std::string apfs_role_name(uint16_t role);
 
+// libtsk's pending error as one line (or fallback when it has none), and cleared.
+std::string take_error(const char* fallback);
+
 // One opened pool volume: its TSK_FS_INFO and what must stay open under it (the pool image, then the pool). `keep`
 // closes the pool image and the pool; the file system must be closed first.
 struct PoolVolumeFs {

@@ -11,15 +11,6 @@ namespace roo::tsk {
 
 namespace {
 
-std::string take_error(const char* fallback) {
-  const char* e = tsk_error_get();
-  std::string s = (e && *e) ? e : fallback;
-  tsk_error_reset();
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  while (!s.empty() && (s.back() == ' ' || s.back() == '.')) s.pop_back();
-  return s;
-}
-
 // Where an entry sorts among the names of one directory: the live name, snapshot copies, deleted names.
 int rank(const roo::FileMeta& f) { return f.name_allocated ? 0 : f.snapshot ? 1 : 2; }
 

@@ -411,7 +411,8 @@ class Artifact(object):
 
 
 class Blackboard(object):
-    MIN_USER_DEFINED_TYPE_ID = 10000
+    # package-private in Blackboard.java (static final int MIN_USER_DEFINED_TYPE_ID = 10000): not for the module
+    _MIN_USER_DEFINED_TYPE_ID = 10000
 
     def __init__(self):
         self.artifact_types = {"TSK_TL_EVENT": ARTIFACT_TYPE.TSK_TL_EVENT}
@@ -421,7 +422,7 @@ class Blackboard(object):
 
     def _next_type_id(self, existing):
         ids = [t.getTypeID() for t in existing.values()]
-        return max([self.MIN_USER_DEFINED_TYPE_ID - 1] + ids) + 1
+        return max([self._MIN_USER_DEFINED_TYPE_ID - 1] + ids) + 1
 
     def getOrAddArtifactType(self, name, display):
         if "'" in name or "'" in display:
@@ -450,7 +451,8 @@ class Blackboard(object):
         RECORD.artifacts.append(a)
         return a
 
-    def postArtifacts(self, artifacts, module_name, job_id):
+    def postArtifacts(self, artifacts, module_name, job_id=None):
+        """postArtifacts(Collection, String) in every release; (Collection, String, Long ingestJobId) from 4.12.0."""
         for a in artifacts:
             if a.posted:
                 raise TskCoreException("artifact %d posted twice" % a.getArtifactID())

@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""Writes tests/autopsy/autopsy_api_inventory.json: the public signatures of the Sleuth Kit Java classes that the
+Autopsy module (plugin/autopsy/) uses, at each Sleuth Kit release that a supported Autopsy release ships.
+
+Run by hand (the tests read only its committed output and need no network):
+
+  make_api_inventory.py --sleuthkit-git DIR [--out PATH]
+
+DIR is a bare git directory of github:sleuthkit/sleuthkit (the search tool's `fetch`); the sources are read with
+`git show TAG:bindings/java/src/org/sleuthkit/datamodel/NAME.java` at each tag of RELEASES. What is kept is facts
+about the API (names, parameter and return types, static-ness, supertypes, and the tags each is in), never code.
+
+The reader below is a small Java declaration scanner, not a compiler: comments, strings and annotations are dropped,
+then each class body is walked by brace depth, and every declaration at member level is classified as a nested type,
+method, constructor, field, or enum constant. Only public members are kept (plus protected ones, marked, since a
+Python subclass can override them); members of interfaces are public.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+# Sleuth Kit release -> the Autopsy releases that ship it (their Core module's sleuthkit jar and unix_setup.sh's
+# TSK_VERSION; see tests/autopsy/README.md for where each pairing was read).
+RELEASES = [
+    ("sleuthkit-4.11.0", ["4.19.0", "4.19.1"]),
+    ("sleuthkit-4.11.1", ["4.19.2", "4.19.3"]),
+    ("sleuthkit-4.12.0", ["4.20.0"]),
+    ("sleuthkit-4.12.1", ["4.21.0"]),
+    ("sleuthkit-4.13.0", ["4.22.0"]),
+]
+PACKAGE = "org.sleuthkit.datamodel"
+SOURCE_DIR = "bindings/java/src/org/sleuthkit/datamodel"
+# The classes the module names or receives; their supertypes in the package are added.
+ROOTS = ["AbstractFile", "Blackboard", "BlackboardArtifact", "BlackboardAttribute", "Content", "DataArtifact",
+         "Image", "LocalDirectory", "LocalFile", "LocalFilesDataSource", "SleuthkitCase", "TimelineEventType",
+         "TskCoreException", "TskData"]
+
+MODIFIERS = {"public", "protected", "private", "static", "final", "abstract", "synchronized", "native", "transient",
+             "volatile", "strictfp", "default", "sealed", "non-sealed"}
+
+
+def strip_noise(src):
+    """The source without comments, string and char literal contents, and annotations."""
+    out = []
+    i, n = 0, len(src)
+    while i < n:
+        c = src[i]
+        if src.startswith("//", i):
+            j = src.find("\n", i)
+            i = n if j < 0 else j
+        elif src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        elif c in "\"'":
+            if src.startswith('"""', i):
+                j = src.find('"""', i + 3)
+                i = n if j < 0 else j + 3
+            else:
+                j = i + 1
+                while j < n and src[j] != c:
+                    j += 2 if src[j] == "\\" else 1
+                i = j + 1
+            out.append('""')
+        else:
+            out.append(c)
+            i += 1
+    text = "".join(out)
+    # annotations, with their (possibly nested) arguments
+    result = []
+    i, n = 0, len(text)
+    while i < n:
+        m = re.compile(r"@(?!interface)[A-Za-z_][\w.]*").match(text, i)
+        if m:
+            i = m.end()
+            k = i
+            while k < n and text[k].isspace():
+                k += 1
+            if k < n and text[k] == "(":
+                depth = 0
+                while k < n:
+                    depth += {"(": 1, ")": -1}.get(text[k], 0)
+                    k += 1
+                    if depth == 0:
+                        break
+                i = k
+            result.append(" ")
+        else:
+            result.append(text[i])
+            i += 1
+    return "".join(result)
+
+
+def split_top(text, sep=","):
+    """Splits on sep outside <>, (), [], {}."""
+    parts, depth, cur = [], 0, []
+    for c in text:
+        if c in "<([{":
+            depth += 1
+        elif c in ">)]}":
+            depth -= 1
+        if c == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+    if "".join(cur).strip():
+        parts.append("".join(cur))
+    return parts
+
+
+def norm_type(t):
+    t = re.sub(r"\s+", " ", t.strip())
+    t = re.sub(r"\s*([<>,\[\]?])\s*", r"\1", t).replace(",", ", ")
+    return t
+
+
+def parse_params(text):
+    params = []
+    for p in split_top(text):
+        words = [w for w in p.replace("final ", " ").split()]
+        if not words:
+            continue
+        decl = " ".join(words)
+        m = re.match(r"(.*?)\s*([A-Za-z_]\w*)\s*((?:\[\])*)$", decl)
+        ptype = norm_type(m.group(1) + m.group(3))
+        params.append(ptype)
+    return params
+
+
+def matching(text, i, open_c, close_c):
+    """Index just past the bracket that closes the one at text[i]."""
+    depth = 0
+    n = len(text)
+    while i < n:
+        if text[i] == open_c:
+            depth += 1
+        elif text[i] == close_c:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
+
+
+TYPE_DECL = re.compile(r"\b(class|interface|enum|@interface|record)\s+([A-Za-z_]\w*)")
+
+
+def split_modifiers(head):
+    words = head.split()
+    mods = []
+    while words and words[0] in MODIFIERS:
+        mods.append(words.pop(0))
+    return mods, " ".join(words)
+
+
+def parse_type_header(head, kind, name):
+    rest = head[head.index(name) + len(name):]
+    rest = re.sub(r"^\s*<.*?>(?=\s*(extends|implements|\{|$))", "", rest)
+    supers = []
+    m = re.search(r"\bextends\s+(.*?)(?=\bimplements\b|\bpermits\b|$)", rest, re.S)
+    if m:
+        supers += [norm_type(s) for s in split_top(m.group(1))]
+    m = re.search(r"\bimplements\s+(.*?)(?=\bpermits\b|$)", rest, re.S)
+    if m:
+        supers += [norm_type(s) for s in split_top(m.group(1))]
+    return [re.sub(r"<.*", "", s) for s in supers]
+
+
+def parse_body(text, start, end, cls, classes, fqn):
+    """Walks one class body text[start:end]; fills classes[fqn]."""
+    info = classes.setdefault(fqn, {"kind": cls["kind"], "supertypes": cls["supertypes"], "members": []})
+    in_interface = cls["kind"] in ("interface", "@interface")
+    i = start
+    if cls["kind"] == "enum":
+        # constants up to the first ';' at depth 0 (or the end of the body)
+        j, depth = i, 0
+        while j < end:
+            c = text[j]
+            if c in "({":
+                j = matching(text, j, c, ")" if c == "(" else "}")
+                continue
+            if c == ";":
+                break
+            j += 1
+        for part in split_top(text[i:j]):
+            m = re.match(r"\s*([A-Za-z_]\w*)", part)
+            if m:
+                info["members"].append({"name": m.group(1), "kind": "enum_constant", "static": True,
+                                        "type": cls["name"]})
+        i = j + 1
+    decl_start = i
+    while i < end:
+        c = text[i]
+        if c == ";":
+            handle_decl(text[decl_start:i].strip(), None, cls, info, in_interface)
+            i += 1
+            decl_start = i
+        elif c == "{":
+            head = text[decl_start:i].strip()
+            m = TYPE_DECL.search(head)
+            close = matching(text, i, "{", "}")
+            if m and "(" not in head[:m.start()] and "=" not in head[:m.start()]:
+                mods, _ = split_modifiers(head[:m.start()])
+                kind, name = m.group(1), m.group(2)
+                visible = in_interface or "public" in mods or "protected" in mods
+                nested = {"kind": kind, "name": name, "supertypes": parse_type_header(head, kind, name)}
+                if visible:
+                    info["members"].append({"name": name, "kind": "nested_" + kind,
+                                            "static": "static" in mods or in_interface or kind != "class"})
+                    parse_body(text, i + 1, close - 1, nested, classes, fqn + "." + name)
+                i = close
+                decl_start = i
+            elif "=" in head.split("(")[0] or head == "" or head == "static":
+                # a field initialiser with braces (array, anonymous class, lambda) runs on to its ';'
+                if "=" in head.split("(")[0]:
+                    j = close
+                    while j < end and text[j] != ";":
+                        if text[j] in "({":
+                            j = matching(text, j, text[j], ")" if text[j] == "(" else "}")
+                        else:
+                            j += 1
+                    handle_decl(head, None, cls, info, in_interface)
+                    i = j + 1
+                else:  # an initializer block
+                    i = close
+                decl_start = i
+            else:
+                handle_decl(head, True, cls, info, in_interface)
+                i = close
+                decl_start = i
+        elif c == "(":
+            i = matching(text, i, "(", ")")
+        else:
+            i += 1
+
+
+def handle_decl(head, has_body, cls, info, in_interface):
+    if not head:
+        return
+    head = re.sub(r"\s+", " ", head)
+    if head.startswith("import ") or head.startswith("package "):
+        return
+    mods, rest = split_modifiers(head)
+    visible = "public" in mods or "protected" in mods or (in_interface and "private" not in mods)
+    if not visible:
+        return
+    entry_mods = {"static": "static" in mods or (in_interface and "(" not in rest)}
+    if "protected" in mods:
+        entry_mods["protected"] = True
+    if "(" in rest and "=" not in rest.split("(")[0]:
+        before, _, after = rest.partition("(")
+        params_text = after[:matching("(" + after, 0, "(", ")") - 2]
+        before = re.sub(r"^<.*?>\s*", "", before.strip())  # generic method type parameters
+        words = before.rsplit(" ", 1)
+        if len(words) == 1:  # a constructor
+            if words[0] != cls["name"]:
+                return
+            info["members"].append(dict({"name": "<init>", "kind": "constructor",
+                                         "params": parse_params(params_text)}, **entry_mods))
+        else:
+            info["members"].append(dict({"name": words[1], "kind": "method", "returns": norm_type(words[0]),
+                                         "params": parse_params(params_text)}, **entry_mods))
+        if in_interface and "static" not in mods:
+            info["members"][-1]["static"] = False
+    else:
+        decl = rest.split("=", 1)[0].strip()
+        parts = split_top(decl)
+        first = parts[0].strip()
+        m = re.match(r"(.*?)\s*([A-Za-z_]\w*)\s*((?:\[\])*)$", first)
+        if not m or not m.group(1):
+            return
+        ftype = norm_type(m.group(1) + m.group(3))
+        names = [m.group(2)] + [p.strip() for p in parts[1:]]
+        for name in names:
+            name = name.split("=")[0].strip()
+            if re.match(r"^[A-Za-z_]\w*$", name):
+                info["members"].append(dict({"name": name, "kind": "field", "type": ftype}, **entry_mods))
+                if in_interface:
+                    info["members"][-1]["static"] = True
+
+
+def parse_file(src, top_name):
+    text = strip_noise(src)
+    classes = {}
+    for m in TYPE_DECL.finditer(text):
+        if m.group(2) != top_name:
+            continue
+        brace = text.index("{", m.end())
+        head = text[text.rfind(";", 0, m.start()) + 1:brace]
+        cls = {"kind": m.group(1), "name": top_name, "supertypes": parse_type_header(head, m.group(1), top_name)}
+        parse_body(text, brace + 1, matching(text, brace, "{", "}") - 1, cls, classes, PACKAGE + "." + top_name)
+        break
+    return classes
+
+
+def git_show(git_dir, tag, path):
+    proc = subprocess.run(["git", "-C", git_dir, "show", "%s:%s" % (tag, path)], capture_output=True)
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.decode("utf-8", "replace")
+
+
+def extract_tag(git_dir, tag):
+    classes = {}
+    todo, seen = list(ROOTS), set()
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        src = git_show(git_dir, tag, "%s/%s.java" % (SOURCE_DIR, name))
+        if src is None:
+            continue
+        found = parse_file(src, name)
+        classes.update(found)
+        for info in found.values():
+            for s in info["supertypes"]:
+                top = s.split(".")[0]
+                if top not in seen:
+                    todo.append(top)
+    return classes
+
+
+def member_key(m):
+    return json.dumps({k: v for k, v in m.items() if k != "versions"}, sort_keys=True)
+
+
+def merge(per_tag):
+    out = {}
+    for tag, classes in per_tag:
+        for fqn, info in classes.items():
+            entry = out.setdefault(fqn, {"kind": info["kind"], "supertypes": {}, "versions": [], "members": {}})
+            entry["versions"].append(tag)
+            entry["supertypes"].setdefault(json.dumps(info["supertypes"]), []).append(tag)
+            for m in info["members"]:
+                bucket = entry["members"].setdefault(m["name"], {})
+                key = member_key(m)
+                if key not in bucket:
+                    bucket[key] = dict(m, versions=[])
+                if tag not in bucket[key]["versions"]:
+                    bucket[key]["versions"].append(tag)
+    result = {}
+    for fqn in sorted(out):
+        e = out[fqn]
+        supertypes = [{"types": json.loads(k), "versions": v} for k, v in e["supertypes"].items()]
+        members = {}
+        for name in sorted(e["members"]):
+            members[name] = sorted(e["members"][name].values(), key=member_key)
+        result[fqn] = {"kind": e["kind"], "versions": e["versions"], "supertypes": supertypes, "members": members}
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sleuthkit-git", required=True)
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                     "autopsy_api_inventory.json"))
+    args = parser.parse_args()
+    per_tag = []
+    commits = {}
+    for tag, _ in RELEASES:
+        commit = subprocess.run(["git", "-C", args.sleuthkit_git, "rev-list", "-n1", tag], capture_output=True,
+                                text=True, check=True).stdout.strip()
+        commits[tag] = commit
+        per_tag.append((tag, extract_tag(args.sleuthkit_git, tag)))
+    inventory = {
+        "made_by": "tests/autopsy/make_api_inventory.py --sleuthkit-git <bare git dir of github:sleuthkit/sleuthkit>",
+        "source": "github:sleuthkit/sleuthkit " + SOURCE_DIR,
+        "releases": [{"sleuthkit": tag, "commit": commits[tag], "autopsy": autopsy} for tag, autopsy in RELEASES],
+        "classes": merge(per_tag),
+    }
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(inventory, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print("%s: %d classes" % (args.out, len(inventory["classes"])), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,679 @@
+#!/usr/bin/env python3
+"""The Autopsy module calls only the Sleuth Kit Java API that every supported Autopsy release has, and the stand-ins
+of autopsy_fakes.py define only names (and arities) that API has.
+
+autopsy_api_inventory.json holds the public signatures of org.sleuthkit.datamodel at each Sleuth Kit tag a supported
+Autopsy release ships (made by make_api_inventory.py from the sleuthkit sources; see README.md here). This test:
+
+1. walks the module's source (Python ast) and, for every attribute and call on a Sleuth Kit object, checks that the
+   name exists in every supported release with a matching static-ness and an overload of the call's arity. A name
+   missing from a release fails the test with the call site (file:line) and the release. Types come from the imports
+   (`from org.sleuthkit.datamodel import X`), from the return types in the inventory, from `isinstance` narrowing and
+   from RECEIVERS (the names the module gives its Java values). Alternatives are allowed where the module tries one
+   and falls back: a `try` whose handler catches AttributeError or TypeError, or an `if hasattr(...)`, passes a
+   release when either branch is whole there. A Java value whose type cannot be told fails too: so new code cannot
+   slip past unchecked.
+2. checks that each stand-in class of autopsy_fakes.py for a Sleuth Kit class defines only names that class has
+   (inherited ones included), and that each stand-in method accepts an arity some overload has.
+
+Autopsy's own classes (org.sleuthkit.autopsy.*) are not in the inventory (README.md says why) and are listed, not
+checked; java.* and javax.* are the JDK's.
+
+usage: test_api_inventory.py [unittest args] --repo PATH
+"""
+import argparse
+import ast
+import inspect
+import json
+import os
+import re
+import sys
+import unittest
+
+parser = argparse.ArgumentParser(add_help=False)
+parser.add_argument("--repo", required=True)
+parser.add_argument("--binary")
+ARGS, REST = parser.parse_known_args()
+sys.argv[1:] = REST
+HERE = os.path.dirname(os.path.abspath(__file__))
+FOLDER = os.path.join(ARGS.repo, "plugin", "autopsy")
+MODULE_FILES = [os.path.join(FOLDER, "roo_ingest_module.py")]
+with open(os.path.join(HERE, "autopsy_api_inventory.json"), encoding="utf-8") as f:
+    INVENTORY = json.load(f)
+CLASSES = INVENTORY["classes"]
+VERSIONS = [r["sleuthkit"] for r in INVENTORY["releases"]]
+PACKAGE = "org.sleuthkit.datamodel"
+TSK = PACKAGE + "."
+
+# The names the module gives its Java values, with their types (used when the type cannot be inferred).
+RECEIVERS = {
+    "dataSource": TSK + "Content",
+    "sk_case": TSK + "SleuthkitCase",
+    "blackboard": TSK + "Blackboard",
+    "artifact": TSK + "DataArtifact",
+    "transaction": TSK + "SleuthkitCase.CaseDbTransaction",
+    "abstract_file": TSK + "AbstractFile",
+    "content": TSK + "Content",
+    "artifact_type": TSK + "BlackboardArtifact.Type",
+    "event_type": TSK + "TimelineEventType",
+}
+AUTOPSY_RECEIVERS = {"case", "context", "progressBar", "settings", "self.context", "self._logger", "module"}
+# Python functions of roo_mapping that are handed a Sleuth Kit class and look names up on it by a computed name:
+# (what they may look up, "any" = one of them must exist, "all" = each must), and what they give back.
+DYNAMIC = {
+    "timeline_event_type": ("TIMELINE_EVENT_TYPE_NAMES", "any", "instance"),
+}
+# getattr(X, name) with a computed name on a Sleuth Kit class, in the module itself: the names it can be given.
+DYNAMIC_GETATTR = {
+    TSK + "BlackboardAttribute.TSK_BLACKBOARD_ATTRIBUTE_VALUE_TYPE": ("VALUE_TYPES", "all"),
+}
+PY_TYPES = {"String", "string", "long", "int", "boolean", "double", "float", "void", "short", "byte", "char"}
+
+
+def resolve(type_name, context=None):
+    """A type named in the inventory (as written in the Java source) -> (fqn, element_of_collection) or None."""
+    t = type_name.replace("? extends ", "")
+    element = False
+    m = re.match(r"^(?:List|Collection|Set|Optional)<(.+)>$", t)
+    if m:
+        t, element = m.group(1), True
+    if t.endswith("[]"):
+        t, element = t[:-2], True
+    t = re.sub(r"<.*", "", t)
+    candidates = [TSK + t]
+    if context:
+        parts = context.split(".")
+        for i in range(len(parts), 3, -1):
+            candidates.insert(0, ".".join(parts[:i]) + "." + t)
+    for c in candidates:
+        if c in CLASSES:
+            return c, element
+    return None
+
+
+def lookup(fqn, name, version, seen=None):
+    """The inventory entries of member `name` on class fqn (or a supertype) in one release; None: class absent."""
+    cls = CLASSES.get(fqn)
+    if cls is None or version not in cls["versions"]:
+        return None
+    found = [m for m in cls["members"].get(name, []) if version in m["versions"]]
+    if found:
+        return found
+    seen = seen or set()
+    seen.add(fqn)
+    for s in cls["supertypes"]:
+        if version not in s["versions"]:
+            continue
+        for t in s["types"]:
+            r = resolve(t, fqn)
+            if r and r[0] not in seen:
+                more = lookup(r[0], name, version, seen)
+                if more:
+                    return more
+    return []
+
+
+class Value(object):
+    """What an expression is: a Sleuth Kit class (static) or instance, an Autopsy/JDK thing, or plain Python."""
+
+    def __init__(self, kind, fqn=None, element=False):
+        self.kind = kind  # "class", "instance", "autopsy", "jdk", "python", "unknown"
+        self.fqn = fqn
+        self.element = element
+
+
+PYTHON = Value("python")
+
+
+class Use(object):
+    def __init__(self, where, fqn, name, static, arity, text):
+        self.where, self.fqn, self.name, self.static, self.arity, self.text = where, fqn, name, static, arity, text
+
+    def problem(self, version):
+        """None when this use is valid in the release, else why not."""
+        entries = lookup(self.fqn, self.name, version)
+        short = self.fqn[len(TSK):]
+        if entries is None:
+            return "%s: class %s is not in %s" % (self.where, short, version)
+        if not entries:
+            return "%s: %s.%s is not in %s (%s)" % (self.where, short, self.name, version, self.text)
+        if self.static and not any(e.get("static") or e["kind"].startswith("nested_") for e in entries):
+            return "%s: %s.%s is not static in %s" % (self.where, short, self.name, version)
+        if self.arity is not None:
+            arities = {len(e.get("params", [])) for e in entries if e["kind"] in ("method", "constructor")}
+            if self.arity not in arities:
+                return "%s: %s.%s takes %s arguments in %s, called with %d" % (
+                    self.where, short, self.name, sorted(arities) or "no", version, self.arity)
+        return None
+
+
+class Checker(ast.NodeVisitor):
+    """Collects the module's uses of the Sleuth Kit API, grouped where it tries alternatives."""
+
+    def __init__(self, path, mapping_constants):
+        self.path = os.path.relpath(path, ARGS.repo)
+        self.constants = mapping_constants
+        self.imports = {}
+        self.groups = []  # [(alternatives: [[Use]], where)]
+        self.current = [[]]  # stack of use lists
+        self.unknown = []
+        self.autopsy = set()
+        self.scopes = [{}]
+        self.class_methods = set()
+        self.class_bases = []
+        self.self_attrs = {}
+
+    # -- values ---------------------------------------------------------------------------------------------
+
+    def where(self, node):
+        return "%s:%d" % (self.path, node.lineno)
+
+    def name_value(self, name):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        if name in self.imports:
+            return self.imports[name]
+        if name in RECEIVERS:
+            return Value("instance", RECEIVERS[name])
+        if name in AUTOPSY_RECEIVERS:
+            return Value("autopsy", name)
+        return PYTHON
+
+    def value(self, node):
+        if isinstance(node, ast.Name):
+            return self.name_value(node.id)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node, None)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.Subscript):
+            base = self.value(node.value)
+            self.value(node.slice)
+            return Value("instance", base.fqn) if base.kind == "instance" and base.element else PYTHON
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            return self.visit_comprehension_like(node)
+        if isinstance(node, ast.Lambda):
+            return self.value(node.body)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.value(child)
+        return PYTHON
+
+    def use(self, node, fqn, name, static, arity, text):
+        self.current[-1].append(Use(self.where(node), fqn, name, static, arity, text))
+
+    def member_value(self, fqn, name, static):
+        """The value of fqn.name, from the newest release that has it."""
+        for version in reversed(VERSIONS):
+            entries = lookup(fqn, name, version) or []
+            for e in entries:
+                if e["kind"].startswith("nested_"):
+                    return Value("class", fqn + "." + name if fqn + "." + name in CLASSES else None)
+                t = e.get("returns") or e.get("type")
+                if t is None or t in PY_TYPES:
+                    return PYTHON
+                r = resolve(t, fqn)
+                if r:
+                    return Value("instance", r[0], r[1])
+                return Value("jdk", t)
+        return Value("unknown", fqn + "." + name)
+
+    def attribute(self, node, arity):
+        if isinstance(node.value, ast.Name) and node.value.id == "self":
+            key = "self." + node.attr
+            if node.attr in self.class_methods:
+                return PYTHON
+            if key in self.self_attrs:
+                return self.self_attrs[key]
+            if key in AUTOPSY_RECEIVERS:
+                return Value("autopsy", key)
+            if self.class_bases and re.match(r"^[a-z]+[A-Z]", node.attr):
+                return Value("autopsy", key)  # inherited from the Autopsy or Swing base class
+            return PYTHON
+        base = self.value(node.value)
+        if base.kind == "class" and base.fqn:
+            nested = base.fqn + "." + node.attr
+            if arity is not None and nested in CLASSES:  # Outer.Nested(...): the nested class's constructor
+                self.use(node, base.fqn, node.attr, True, None, ast.unparse(node))
+                self.use(node, nested, "<init>", False, arity, ast.unparse(node))
+                return Value("instance", nested)
+            self.use(node, base.fqn, node.attr, True, arity, ast.unparse(node))
+            return self.member_value(base.fqn, node.attr, True)
+        if base.kind == "instance" and base.fqn and not base.element:
+            self.use(node, base.fqn, node.attr, False, arity, ast.unparse(node))
+            return self.member_value(base.fqn, node.attr, False)
+        if base.kind == "autopsy":
+            self.autopsy.add("%s.%s" % (base.fqn, node.attr))
+            return Value("autopsy", "%s.%s()" % (base.fqn, node.attr))
+        if base.kind == "jdk":
+            return Value("jdk")
+        if base.kind == "python" and re.match(r"^[a-z]+[A-Z]\w*$", node.attr):
+            self.unknown.append("%s: %s: the Java type of %s is not known (name it in RECEIVERS)" % (
+                self.where(node), ast.unparse(node), ast.unparse(node.value)))
+        return PYTHON
+
+    def call(self, node):
+        for a in node.args:
+            self.visit(a)
+        for k in node.keywords:
+            self.visit(k.value)
+        func = node.func
+        arity = len(node.args)
+        if isinstance(func, ast.Name) and func.id in ("getattr", "hasattr") and len(node.args) >= 2:
+            base = self.value(node.args[0])
+            name = node.args[1]
+            if isinstance(name, ast.Constant) and base.kind in ("class", "instance") and base.fqn:
+                self.use(node, base.fqn, name.value, base.kind == "class", None, ast.unparse(node))
+                return self.member_value(base.fqn, name.value, base.kind == "class")
+            if base.kind == "class" and base.fqn in DYNAMIC_GETATTR:
+                const, mode = DYNAMIC_GETATTR[base.fqn]
+                self.dynamic(node, base.fqn, self.constants[const], mode)
+                return Value("instance", base.fqn)
+            if base.kind in ("class", "instance") and base.fqn:
+                self.unknown.append("%s: %s looks up a computed name on %s: list it in DYNAMIC_GETATTR" % (
+                    self.where(node), ast.unparse(node), base.fqn))
+            return PYTHON
+        if isinstance(func, ast.Name) and func.id == "isinstance":
+            return PYTHON
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "roo_mapping":
+            for a in node.args:
+                v = self.value(a)
+                if v.kind == "class" and v.fqn:
+                    if func.attr not in DYNAMIC:
+                        self.unknown.append("%s: roo_mapping.%s is handed %s: list it in DYNAMIC" % (
+                            self.where(node), func.attr, v.fqn))
+                        return PYTHON
+                    const, mode, gives = DYNAMIC[func.attr]
+                    self.dynamic(node, v.fqn, self.constants[const], mode)
+                    return Value("instance", v.fqn)
+            return PYTHON
+        if isinstance(func, ast.Attribute):
+            return self.attribute(func, arity)
+        if isinstance(func, ast.Name):
+            v = self.name_value(func.id)
+            if v.kind == "class" and v.fqn:
+                self.use(node, v.fqn, "<init>", False, arity, ast.unparse(node))
+                return Value("instance", v.fqn)
+            return v if v.kind in ("autopsy", "jdk") else PYTHON
+        return self.value(func) if not isinstance(func, ast.Attribute) else PYTHON
+
+    def dynamic(self, node, fqn, names, mode):
+        uses = [Use(self.where(node), fqn, n, True, None, "%s (from %s)" % (n, ast.unparse(node))) for n in names]
+        if mode == "all":
+            self.current[-1].extend(uses)
+        else:
+            self.groups.append(([[u] for u in uses], self.where(node)))
+
+    # -- statements -----------------------------------------------------------------------------------------
+
+    def visit_ImportFrom(self, node):
+        module = node.module or ""
+        for a in node.names:
+            local = a.asname or a.name
+            if module == PACKAGE:
+                self.imports[local] = Value("class", TSK + a.name)
+            elif module.startswith("org.sleuthkit.autopsy"):
+                self.imports[local] = Value("autopsy", a.name)
+            elif module.startswith("java") or module.startswith("javax"):
+                self.imports[local] = Value("jdk", a.name)
+
+    def visit_ClassDef(self, node):
+        bases = [self.value(b) for b in node.bases]
+        saved = (self.class_methods, self.class_bases, self.self_attrs)
+        self.class_methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+        self.class_bases = [b for b in bases if b.kind in ("autopsy", "class")]
+        self.self_attrs = {}
+        for b in bases:
+            if b.kind == "class" and b.fqn:
+                self.unknown.append("%s: subclass of %s: not checked" % (self.where(node), b.fqn))
+        self.generic_visit(node)
+        self.class_methods, self.class_bases, self.self_attrs = saved
+
+    def visit_FunctionDef(self, node):
+        self.scopes.append({})
+        for stmt in node.body:
+            self.visit(stmt)
+        self.scopes.pop()
+
+    def bind(self, target, value):
+        if isinstance(target, ast.Name):
+            if value.kind == "python":  # what a Python helper returns: the name's type comes from RECEIVERS
+                self.scopes[-1].pop(target.id, None)
+            else:
+                self.scopes[-1][target.id] = value
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+            if value.kind != "python":
+                self.self_attrs["self." + target.attr] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for t in target.elts:
+                self.bind(t, PYTHON)
+
+    def visit_Assign(self, node):
+        v = self.value(node.value)
+        for t in node.targets:
+            self.bind(t, v)
+
+    def visit_Expr(self, node):
+        self.value(node.value)
+
+    def visit_Return(self, node):
+        if node.value is not None:
+            self.value(node.value)
+
+    def loop_element(self, iter_node):
+        v = self.value(iter_node)
+        if v.kind == "instance" and v.element:
+            return Value("instance", v.fqn)
+        return PYTHON
+
+    def visit_For(self, node):
+        self.bind(node.target, self.loop_element(node.iter))
+        for s in node.body + node.orelse:
+            self.visit(s)
+
+    def visit_comprehension_like(self, node):
+        self.scopes.append({})
+        for gen in node.generators:
+            self.bind(gen.target, self.loop_element(gen.iter))
+            for cond in gen.ifs:
+                self.value(cond)
+        if isinstance(node, ast.DictComp):
+            self.value(node.key)
+            self.value(node.value)
+            result = PYTHON
+        else:
+            v = self.value(node.elt)
+            result = Value("instance", v.fqn, True) if v.kind == "instance" and not v.element else PYTHON
+        self.scopes.pop()
+        return result
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_comprehension_like
+
+    def generic_visit(self, node):
+        if isinstance(node, ast.expr):
+            self.value(node)
+            return
+        super().generic_visit(node)
+
+    def block(self, stmts):
+        self.current.append([])
+        self.scopes.append(dict(self.scopes[-1]))
+        for s in stmts:
+            self.visit(s)
+        narrowed = self.scopes.pop()
+        uses = self.current.pop()
+        return uses, narrowed
+
+    def isinstance_test(self, test):
+        """(name, class value, negated) for `isinstance(name, Cls)` / `not isinstance(...)`, else None."""
+        negated = False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, True
+        if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+                and isinstance(test.args[0], ast.Name)):
+            v = self.value(test.args[1])
+            if v.kind == "class":
+                return test.args[0].id, v, negated
+        return None
+
+    def visit_If(self, node):
+        narrow = self.isinstance_test(node.test)
+        probe = None
+        if (isinstance(node.test, ast.Call) and isinstance(node.test.func, ast.Name)
+                and node.test.func.id == "hasattr"):
+            probe = node.test
+        else:
+            self.value(node.test)
+        if narrow and not narrow[2]:
+            self.scopes.append({narrow[0]: Value("instance", narrow[1].fqn)})
+        body_uses, _ = self.block(node.body)
+        if narrow and not narrow[2]:
+            self.scopes.pop()
+        else_uses, _ = self.block(node.orelse)
+        if probe is not None:
+            self.current.append([])
+            self.value(probe)
+            probe_uses = self.current.pop()
+            self.groups.append(([probe_uses + body_uses, else_uses], self.where(node)))
+        else:
+            self.current[-1].extend(body_uses + else_uses)
+        if narrow and narrow[2] and node.body and isinstance(node.body[-1], (ast.Return, ast.Raise)):
+            self.scopes[-1][narrow[0]] = Value("instance", narrow[1].fqn)  # after `if not isinstance: return`
+
+    def visit_Try(self, node):
+        catches = set()
+        for h in node.handlers:
+            names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+            catches.update(getattr(n, "id", None) for n in names)
+        body_uses, _ = self.block(node.body)
+        handler_uses = []
+        for h in node.handlers:
+            uses, _ = self.block(h.body)
+            handler_uses += uses
+        rest_uses, _ = self.block(node.orelse + node.finalbody)
+        if catches & {"AttributeError", "TypeError"}:
+            self.groups.append(([body_uses, handler_uses], self.where(node)))
+        else:
+            self.current[-1].extend(body_uses + handler_uses)
+        self.current[-1].extend(rest_uses)
+
+    visit_TryExcept = visit_Try
+
+    def visit_With(self, node):
+        for item in node.items:
+            v = self.value(item.context_expr)
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, PYTHON if v.kind != "instance" else v)
+        for s in node.body:
+            self.visit(s)
+
+    # -- results --------------------------------------------------------------------------------------------
+
+    def problems(self):
+        out = []
+        for u in self.current[0]:
+            for v in VERSIONS:
+                p = u.problem(v)
+                if p:
+                    out.append(p)
+        for alternatives, where in self.groups:
+            for v in VERSIONS:
+                if any(all(u.problem(v) is None for u in alt) for alt in alternatives):  # an empty one: no Java
+                    continue
+                why = [u.problem(v) for alt in alternatives for u in alt if u.problem(v)]
+                out.append("%s: no alternative works in %s: %s" % (where, v, "; ".join(why)))
+        return out + self.unknown
+
+    def all_uses(self):
+        uses = list(self.current[0])
+        for alternatives, _ in self.groups:
+            for alt in alternatives:
+                uses += alt
+        return uses
+
+
+def mapping_constants():
+    sys.path.insert(0, FOLDER)
+    import roo_mapping
+    return {k: getattr(roo_mapping, k) for k in dir(roo_mapping) if k.isupper()}
+
+
+def check_source(text, path="plugin/autopsy/roo_ingest_module.py"):
+    checker = Checker(os.path.join(ARGS.repo, path), mapping_constants())
+    checker.visit(ast.parse(text, path))
+    return checker
+
+
+# autopsy_fakes.py stand-in class -> the Sleuth Kit class it stands for (and the releases it claims).
+FAKE_OF = {
+    "Blackboard": ("Blackboard", None),
+    "SleuthkitCase": ("SleuthkitCase", None),
+    "Transaction": ("SleuthkitCase.CaseDbTransaction", None),
+    "BlackboardArtifact": ("BlackboardArtifact", None),
+    "ARTIFACT_TYPE": ("BlackboardArtifact.ARTIFACT_TYPE", None),
+    "ArtifactType": ("BlackboardArtifact.Type", None),
+    "Category": ("BlackboardArtifact.Category", None),
+    "BlackboardAttribute": ("BlackboardAttribute", None),
+    "ATTRIBUTE_TYPE": ("BlackboardAttribute.ATTRIBUTE_TYPE", None),
+    "AttributeType": ("BlackboardAttribute.Type", None),
+    "TSK_BLACKBOARD_ATTRIBUTE_VALUE_TYPE": ("BlackboardAttribute.TSK_BLACKBOARD_ATTRIBUTE_VALUE_TYPE", None),
+    "ValueType": ("BlackboardAttribute.TSK_BLACKBOARD_ATTRIBUTE_VALUE_TYPE", None),
+    "TimelineEventType": ("TimelineEventType", ["sleuthkit-4.11.1", "sleuthkit-4.12.0", "sleuthkit-4.12.1",
+                                                "sleuthkit-4.13.0"]),
+    "TimelineEventTypeBefore4_11_1": ("TimelineEventType", ["sleuthkit-4.11.0"]),
+    "TimelineEventTypeImpl": ("TimelineEventType", None),
+    "Image": ("Image", None),
+    "LocalFilesDataSource": ("LocalFilesDataSource", None),
+    "LocalDirectory": ("LocalDirectory", None),
+    "LocalFile": ("LocalFile", None),
+    "Artifact": ("DataArtifact", None),
+    "AbstractFile": ("AbstractFile", None),
+    "FileTypeEnum": ("TskData.TSK_FS_ATTR_TYPE_ENUM", None),
+    "TskCoreException": ("TskCoreException", None),
+}
+# Stand-ins whose constructor the module calls (the others are made by the tests' set-up).
+CONSTRUCTED = {"BlackboardAttribute"}
+# Names a stand-in has for the tests' own use, not part of the Java API (what each is for).
+FAKE_ONLY = {
+    "Artifact": {"attribute"},  # reads an attribute's value back, for the tests' assertions
+}
+
+
+def python_arity(func):
+    """(min, max) positional arguments of a stand-in method, self not counted."""
+    sig = inspect.signature(func)
+    params = [p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if params and params[0].name in ("self", "cls"):
+        params = params[1:]
+    if any(p.kind == p.VAR_POSITIONAL for p in sig.parameters.values()):
+        return len([p for p in params if p.default is p.empty]), 99
+    return len([p for p in params if p.default is p.empty]), len(params)
+
+
+def fake_problems(fakes):
+    out = []
+    for fake_name, (java, claimed) in sorted(FAKE_OF.items()):
+        cls = getattr(fakes, fake_name, None)
+        if cls is None:
+            continue
+        fqn = TSK + java
+        versions = claimed or VERSIONS
+        for name, member in sorted(vars(cls).items()):
+            if name.startswith("_") and name != "__init__":
+                continue
+            if name in FAKE_ONLY.get(fake_name, ()):
+                continue
+            java_name = "<init>" if name == "__init__" else name
+            if java_name == "<init>" and fake_name not in CONSTRUCTED:
+                continue  # made by the tests' set-up, as the real ones are made by the case database
+            for v in versions:
+                entries = lookup(fqn, java_name, v)
+                where = "autopsy_fakes.%s.%s" % (fake_name, name)
+                if not entries:
+                    out.append("%s: %s has no %s in %s" % (where, java, java_name, v))
+                    continue
+                func = member.__func__ if isinstance(member, staticmethod) else member
+                if inspect.isfunction(func):
+                    lo, hi = python_arity(func)
+                    if all(e["kind"].startswith("nested_") for e in entries):  # Outer.Nested(...)
+                        entries = lookup(fqn + "." + name, "<init>", v) or []
+                        member = None
+                    arities = {len(e.get("params", [])) for e in entries if e["kind"] in ("method", "constructor")}
+                    if not any(lo <= a <= hi for a in arities):
+                        out.append("%s: takes %d..%d arguments; %s.%s takes %s in %s" % (
+                            where, lo, hi, java, java_name, sorted(arities), v))
+                    static = isinstance(member, staticmethod)
+                    if member is not None and static != any(e.get("static") for e in entries) and \
+                            java_name != "<init>":
+                        out.append("%s: static-ness differs from %s.%s in %s" % (where, java, java_name, v))
+    return out
+
+
+class ModuleUsesTheRealApi(unittest.TestCase):
+    def test_inventory_covers_the_supported_releases(self):
+        self.assertEqual(VERSIONS, ["sleuthkit-4.11.0", "sleuthkit-4.11.1", "sleuthkit-4.12.0", "sleuthkit-4.12.1",
+                                    "sleuthkit-4.13.0"])
+        # a fact of the sources to anchor the inventory: id 23's name changed at 4.11.1 (TimelineEventType.java)
+        tl = CLASSES[TSK + "TimelineEventType"]["members"]
+        self.assertEqual([m["versions"] for m in tl["OTHER"]], [["sleuthkit-4.11.0"]])
+        self.assertEqual([m["versions"] for m in tl["STANDARD_ARTIFACT_CATCH_ALL"]], [VERSIONS[1:]])
+
+    def test_module_calls_only_what_every_release_has(self):
+        for path in MODULE_FILES:
+            with open(path, encoding="utf-8") as f:
+                checker = check_source(f.read(), os.path.relpath(path, ARGS.repo))
+            self.assertEqual(checker.problems(), [])
+            used = {(u.fqn[len(TSK):], u.name) for u in checker.all_uses()}
+            # the walk saw the module's Sleuth Kit calls (a walk that saw nothing would pass too)
+            for expected in [("Blackboard", "newDataArtifact"), ("Blackboard", "postArtifacts"),
+                             ("SleuthkitCase", "findAllFilesWhere"), ("Image", "getPaths"),
+                             ("BlackboardAttribute", "<init>"), ("TimelineEventType", "STANDARD_ARTIFACT_CATCH_ALL"),
+                             ("TimelineEventType", "OTHER"), ("AbstractFile", "getMetaAddr")]:
+                self.assertIn(expected, used)
+            print("\nSleuth Kit members used (%d): %s" % (len(used), ", ".join(
+                "%s.%s" % u for u in sorted(used))), file=sys.stderr)
+            print("Autopsy members used, not inventoried (%d): %s" % (len(checker.autopsy), ", ".join(
+                sorted(checker.autopsy))), file=sys.stderr)
+
+    def test_a_missing_name_fails_with_its_call_site(self):
+        with open(MODULE_FILES[0], encoding="utf-8") as f:
+            text = f.read()
+        bad = text + "\n\ndef _uses_other():\n    return TimelineEventType.OTHER.getTypeID()\n"
+        line = bad.count("\n", 0, bad.index("TimelineEventType.OTHER")) + 1
+        problems = check_source(bad).problems()
+        self.assertEqual(problems, [
+            "plugin/autopsy/roo_ingest_module.py:%d: TimelineEventType.OTHER is not in %s "
+            "(TimelineEventType.OTHER)" % (line, v) for v in VERSIONS[1:]])
+        # an arity no release has, a static call of an instance method, and a Java value of unknown type
+        problems = check_source(text + "\nfrom org.sleuthkit.datamodel import SleuthkitCase\n"
+                                "\n\ndef _bad(blackboard, thing):\n"
+                                "    blackboard.postArtifacts(1, 2, 3, 4)\n"
+                                "    SleuthkitCase.getBlackboard()\n"
+                                "    thing.getPaths()\n").problems()
+        self.assertTrue(any("Blackboard.postArtifacts takes [2, 3] arguments in sleuthkit-4.12.0, called with 4"
+                            in p for p in problems), problems)
+        self.assertTrue(any("SleuthkitCase.getBlackboard is not static" in p for p in problems), problems)
+        self.assertTrue(any("thing.getPaths: the Java type of thing is not known" in p for p in problems),
+                        problems)
+        # a fallback that is whole in no release fails; one that is whole in each passes
+        problems = check_source(text + "\n\ndef _fallback(blackboard, b):\n"
+                                "    try:\n        blackboard.postArtifacts(b, 'm', 7)\n"
+                                "    except TypeError:\n        blackboard.postArtifact(b, 'm', 7)\n").problems()
+        self.assertTrue(any("no alternative works in sleuthkit-4.11.0" in p for p in problems), problems)
+        self.assertFalse(any("in sleuthkit-4.12.0" in p for p in problems), problems)
+        self.assertEqual(check_source(text + "\n\ndef _fallback(blackboard, b):\n"
+                                      "    try:\n        blackboard.postArtifacts(b, 'm', 7)\n"
+                                      "    except TypeError:\n        blackboard.postArtifacts(b, 'm')\n"
+                                      ).problems(), [])
+
+
+class StandInsMatchTheApi(unittest.TestCase):
+    def test_stand_ins_define_only_inventory_names(self):
+        sys.path.insert(0, HERE)
+        import autopsy_fakes
+        self.assertEqual(fake_problems(autopsy_fakes), [])
+
+    def test_a_stand_in_name_the_api_lacks_fails(self):
+        sys.path.insert(0, HERE)
+        import autopsy_fakes
+
+        class Fakes(object):
+            class TimelineEventType(object):
+                OTHER = 1  # what the stand-ins had when they drifted
+                STANDARD_ARTIFACT_CATCH_ALL = 2
+
+            class Blackboard(object):
+                def postArtifacts(self, artifacts):
+                    pass
+        problems = fake_problems(Fakes)
+        self.assertEqual(sorted(problems), sorted(
+            ["autopsy_fakes.TimelineEventType.OTHER: TimelineEventType has no OTHER in %s" % v
+             for v in VERSIONS[1:]] +
+            ["autopsy_fakes.Blackboard.postArtifacts: takes 1..1 arguments; Blackboard.postArtifacts takes %s in %s"
+             % ([2] if v < "sleuthkit-4.12.0" else [2, 3], v) for v in VERSIONS]))
+        self.assertTrue(hasattr(autopsy_fakes, "Blackboard"))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -47,6 +47,9 @@ from org.sleuthkit.autopsy.ingest.IngestModule import IngestModuleException
 from org.sleuthkit.datamodel import BlackboardArtifact
 from org.sleuthkit.datamodel import BlackboardAttribute
 from org.sleuthkit.datamodel import Image
+from org.sleuthkit.datamodel import LocalDirectory
+from org.sleuthkit.datamodel import LocalFile
+from org.sleuthkit.datamodel import LocalFilesDataSource
 from org.sleuthkit.datamodel import TimelineEventType
 
 # Autopsy puts this folder on sys.path only while it imports this file: import the mapping now, not later.
@@ -223,23 +226,49 @@ class RooIngestModule(DataSourceIngestModule):
 
     def process(self, dataSource, progressBar):
         progressBar.switchToIndeterminate()
-        if not isinstance(dataSource, Image):
+        extra = ["--native"] if self.native else []
+        if isinstance(dataSource, Image):
+            paths = [p for p in dataSource.getPaths()]
+            if not paths:
+                self._message(IngestMessage.MessageType.ERROR, "%s has no image paths" % dataSource.getName())
+                return IngestModule.ProcessResult.ERROR
+            runs = [(paths, None)]
+        elif isinstance(dataSource, LocalFilesDataSource):
+            runs = self._local_folders(dataSource)
+            if not runs:
+                self._message(IngestMessage.MessageType.INFO,
+                              "%s holds no folder: skipped (roo-ingest reads a disk image or a folder, such as a "
+                              "triage collection added as logical files)" % dataSource.getName())
+                return IngestModule.ProcessResult.OK
+        else:
             self._message(IngestMessage.MessageType.INFO,
-                          "%s is not a disk image: skipped (roo-ingest reads images; for a folder run "
-                          "`roo-ingest --dir`)" % dataSource.getName())
+                          "%s is neither a disk image nor logical files: skipped" % dataSource.getName())
             return IngestModule.ProcessResult.OK
-        paths = [p for p in dataSource.getPaths()]
-        if not paths:
-            self._message(IngestMessage.MessageType.ERROR, "%s has no image paths" % dataSource.getName())
-            return IngestModule.ProcessResult.ERROR
 
         case = self._current_case()
-        module_dir = case.getModuleDirectory()
-        out_dir = os.path.join(module_dir, roo_mapping.output_dir_name(dataSource.getId()))
-        if not os.path.isdir(out_dir):
-            os.makedirs(out_dir)
-        extra = ["--native"] if self.native else []
-        cmd = roo_mapping.build_command(self.binary, paths, out_dir, self.progress_json, extra)
+        self.counts = {}
+        for number, (target, folder_path) in enumerate(runs, 1):
+            name = roo_mapping.output_dir_name(dataSource.getId(), number if len(runs) > 1 else None)
+            out_dir = os.path.join(case.getModuleDirectory(), name)
+            if not os.path.isdir(out_dir):
+                os.makedirs(out_dir)
+            if folder_path is None:
+                cmd = roo_mapping.build_command(self.binary, target, out_dir, self.progress_json, extra)
+            else:
+                cmd = roo_mapping.build_dir_command(self.binary, target, out_dir, self.progress_json, extra)
+            result = self._run_and_import(case, dataSource, cmd, out_dir, folder_path, progressBar)
+            if result is not None:
+                return result
+        c = self.counts
+        self._message(IngestMessage.MessageType.DATA,
+                      "%d rows from %s: %d artifacts, %d timeline events" % (
+                          c.get("rows", 0), dataSource.getName(), c.get("artifacts", 0), c.get("events", 0)),
+                      "attached by inode: %d, by path: %d, to the data source: %d; unreadable lines: %d" % (
+                          c.get("meta", 0), c.get("path", 0), c.get("data_source", 0), c.get("bad_lines", 0)))
+        return IngestModule.ProcessResult.OK
+
+    def _run_and_import(self, case, dataSource, cmd, out_dir, folder_path, progressBar):
+        """One roo-ingest run and the import of its rows; a ProcessResult to return at once, or None to go on."""
         self.log(Level.INFO, "running: " + " ".join(cmd))
         code = self._run_tool(cmd, out_dir + ".stdout.txt", out_dir + ".stderr.txt", progressBar)
         if code is None:  # cancelled
@@ -256,7 +285,7 @@ class RooIngestModule(DataSourceIngestModule):
         if not os.path.isfile(rows_path):
             self._message(IngestMessage.MessageType.ERROR, "roo-ingest wrote no rows.jsonl in " + out_dir)
             return IngestModule.ProcessResult.ERROR
-        self._import_rows(case, dataSource, rows_path, progressBar)
+        self._import_rows(case, dataSource, rows_path, folder_path, progressBar)
         if self.context.dataSourceIngestIsCancelled():
             return IngestModule.ProcessResult.OK
         for report in ("report.html", "report.json"):
@@ -264,13 +293,26 @@ class RooIngestModule(DataSourceIngestModule):
             if os.path.isfile(report_path):
                 case.addReport(report_path, roo_mapping.MODULE_NAME, "roo-ingest report: " + dataSource.getName())
                 break
-        c = self.counts
-        self._message(IngestMessage.MessageType.DATA,
-                      "%d rows from %s: %d artifacts, %d timeline events" % (
-                          c.get("rows", 0), dataSource.getName(), c.get("artifacts", 0), c.get("events", 0)),
-                      "attached by inode: %d, by path: %d, to the data source: %d; unreadable lines: %d" % (
-                          c.get("meta", 0), c.get("path", 0), c.get("data_source", 0), c.get("bad_lines", 0)))
-        return IngestModule.ProcessResult.OK
+        return None
+
+    def _local_folders(self, dataSource):
+        """[(folder on disk, its path in the case)] for each folder of a logical file set. Autopsy keeps no path on
+        disk for a LocalDirectory (FileManager.addLocalFilesDirectories gives one only to each LocalFile), so the
+        folder is a local file's path less the levels between them. Loose files at the top are not a folder."""
+        folders = []
+        for child in dataSource.getChildren():
+            if isinstance(child, LocalDirectory):
+                found = _first_local_file(child, 1)
+                if found is None:
+                    self.log(Level.INFO, "%s holds no file: skipped" % child.getName())
+                    continue
+                local_file, depth = found
+                root = roo_mapping.local_folder_root(local_file.getLocalAbsPath(), depth)
+                if root is None:
+                    self.log(Level.WARNING, "no folder for %s" % local_file.getLocalAbsPath())
+                    continue
+                folders.append((root, child.getParentPath() + child.getName()))
+        return folders
 
     def _current_case(self):
         try:
@@ -308,11 +350,10 @@ class RooIngestModule(DataSourceIngestModule):
 
     # -- import ------------------------------------------------------------------------------------------------
 
-    def _import_rows(self, case, dataSource, rows_path, progressBar):
+    def _import_rows(self, case, dataSource, rows_path, folder_path, progressBar):
         sk_case = case.getSleuthkitCase()
         blackboard = sk_case.getBlackboard()
         ds_id = dataSource.getId()
-        self.counts = {}
         with io.open(rows_path, "r", encoding="utf-8") as f:
             total = sum(1 for _ in f)
         progressBar.switchToDeterminate(max(total, 1))
@@ -334,7 +375,10 @@ class RooIngestModule(DataSourceIngestModule):
                     self.log(Level.WARNING, error)
                     continue
                 self._count("rows")
-                obj_id, method = self._resolve_file(sk_case, spec["file_key"], ds_id)
+                key = spec["file_key"]
+                if folder_path is not None:
+                    key = roo_mapping.file_key_in_folder(key, folder_path)
+                obj_id, method = self._resolve_file(sk_case, key, ds_id)
                 self._count(method)
                 attributes = list(spec["attributes"]) + [roo_mapping.attached_by_attribute(method)]
                 artifact = self._new_artifact(sk_case, blackboard, self._artifact_type(blackboard, spec),
@@ -421,7 +465,7 @@ class RooIngestModule(DataSourceIngestModule):
 
     def _resolve_file(self, sk_case, key, ds_id):
         """(object id, how it was found) of the row's source file; the data source when the case has no such file."""
-        cache_key = (key.get("partition_offset"), key.get("pool_volume_block"), key.get("inode"), key.get("meta_seq"),
+        cache_key = (key.get("local"), key.get("partition_offset"), key.get("pool_volume_block"), key.get("inode"), key.get("meta_seq"),
                      key.get("path"), key.get("attr_type"), key.get("attr_id"), key.get("reallocated"))
         if cache_key in self.file_cache:
             return self.file_cache[cache_key]
@@ -447,6 +491,21 @@ class RooIngestModule(DataSourceIngestModule):
             message = IngestMessage.createMessage(message_type, roo_mapping.MODULE_NAME,
                                                   roo_mapping.html_text(subject))
         IngestServices.getInstance().postMessage(message)
+
+
+def _first_local_file(directory, depth):
+    """(a LocalFile somewhere below directory, how many levels below: 1 = in it), or None. Depth first, files first:
+    a collection's top holds its drive folders, so this stops after a few levels."""
+    children = [c for c in directory.getChildren()]
+    for child in children:
+        if isinstance(child, LocalFile) and child.getLocalAbsPath():
+            return child, depth
+    for child in children:
+        if isinstance(child, LocalDirectory):
+            found = _first_local_file(child, depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _attr_type_value(abstract_file):

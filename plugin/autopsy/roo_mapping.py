@@ -522,6 +522,22 @@ def file_key(row):
     }
 
 
+# TskData.TSK_DB_FILES_TYPE_ENUM (sleuthkit bindings/java/src/org/sleuthkit/datamodel/TskData.java): FS is a file of a
+# file system in an image (a directory too), LOCAL a file and LOCAL_DIR a folder added from disk (a logical file set).
+FS_FILE_TYPE = 0
+LOCAL_FILE_TYPE = 3
+LOCAL_DIR_TYPE = 8
+
+
+def file_key_in_folder(key, folder_path):
+    """The key of a row from a `--dir` run on a folder of a logical file set: the row's path is inside the folder,
+    whose path in the case is folder_path (/<file set>/<folder>); its inode is the host's, unknown to the case."""
+    out = dict(key, partition_offset=None, pool_volume_block=None, inode=None, meta_seq=None, local=True)
+    if key.get("parent_path"):
+        out["parent_path"] = folder_path.rstrip("/") + key["parent_path"]
+    return out
+
+
 def sql_quote(text):
     return "'" + text.replace("'", "''") + "'"
 
@@ -553,8 +569,9 @@ def file_lookups(key, data_source_id):
             where += " AND meta_seq = %d" % key["meta_seq"]
         lookups.append(("meta", where))
     if key.get("name") and key.get("parent_path"):
-        where = "%s AND type = 0 AND name = %s AND parent_path = %s" % (
-            ds, sql_quote(key["name"]), sql_quote(key["parent_path"]))
+        types = "type IN (%d, %d)" % (LOCAL_FILE_TYPE, LOCAL_DIR_TYPE) if key.get("local") else "type = 0"
+        where = "%s AND %s AND name = %s AND parent_path = %s" % (
+            ds, types, sql_quote(key["name"]), sql_quote(key["parent_path"]))
         if fs:
             where = where.replace(" AND type = 0", " AND " + fs + " AND type = 0", 1)
         lookups.append(("path", where))
@@ -731,8 +748,31 @@ class LogTail(object):
         return lines
 
 
-def output_dir_name(data_source_id):
-    return "roo-ingest-%d" % int(data_source_id)
+def output_dir_name(data_source_id, run=None):
+    """roo-ingest-<data source id>; -<run> after it when a data source needs several runs (folders)."""
+    name = "roo-ingest-%d" % int(data_source_id)
+    return name if run is None else "%s-%d" % (name, int(run))
+
+
+def local_folder_root(local_path, depth):
+    """The folder a logical file set's folder was added from: the path on disk of a local file `depth` levels below
+    it (1: directly in it), less that many last components. Either separator: Autopsy on Windows keeps `\\`."""
+    if not isinstance(local_path, STRING_TYPES) or depth < 1:
+        return None
+    path = local_path.rstrip("/\\")
+    for _ in range(depth):
+        cut = max(path.rfind("/"), path.rfind("\\"))
+        if cut < 0:
+            return None
+        path = path[:cut]
+    if path == "" or path.endswith(":"):  # the root of a Unix or Windows drive
+        path += local_path[len(path)]
+    return path
+
+
+def build_dir_command(binary, folder, out_dir, progress_json=False, extra_args=()):
+    """The roo-ingest command line for a folder (a logical file set's folder: a triage collection or a copy)."""
+    return build_command(binary, [], out_dir, progress_json, extra_args) + ["--dir", folder]
 
 
 def build_command(binary, image_paths, out_dir, progress_json=False, extra_args=()):

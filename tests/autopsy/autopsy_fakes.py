@@ -379,16 +379,92 @@ class Image(object):
         return list(self.paths)
 
 
-class LocalFilesDataSource(object):
-    def __init__(self, obj_id, name):
+class _LocalContent(object):
+    def __init__(self, obj_id, name, parent_path, children=(), local_abs_path=None):
         self.obj_id = obj_id
         self.name = name
+        self.parent_path = parent_path
+        self.children = list(children)
+        self.local_abs_path = local_abs_path
 
     def getId(self):
         return self.obj_id
 
     def getName(self):
         return self.name
+
+    def getParentPath(self):
+        return self.parent_path
+
+    def getChildren(self):
+        return list(self.children)
+
+
+class LocalFilesDataSource(_LocalContent):
+    """A logical file set (VirtualDirectory at the case's root, parent path "/")."""
+
+
+class LocalDirectory(_LocalContent):
+    pass
+
+
+class LocalFile(_LocalContent):
+    def getLocalAbsPath(self):
+        return self.local_abs_path
+
+
+def local_files_data_source(obj_id, name, folders, separator=os.sep, translate=None):
+    """A LocalFilesDataSource holding the given host folders as Autopsy adds them (Autopsy's
+    casemodule/services/FileManager.java, addLocalFilesDirectories): a LocalDirectory per folder and per
+    sub-folder (which keep no path on disk), a LocalFile per file with its absolute local path; tsk_files rows of
+    the same objects (type 3 LOCAL, type 8 LOCAL_DIR; TskData.TSK_DB_FILES_TYPE_ENUM) for sqlite_lookup.
+    translate(host path) gives the path Autopsy records (a Windows path, for the WSL tests)."""
+    rows = []
+    counter = [obj_id]
+
+    def next_id():
+        counter[0] += 1
+        return counter[0]
+
+    def add_dir(host, parent_path):
+        d = LocalDirectory(next_id(), os.path.basename(host.rstrip(os.sep)), parent_path)
+        rows.append({"obj_id": d.obj_id, "name": d.name, "parent_path": parent_path, "meta_addr": None,
+                     "meta_seq": None, "attr_type": None, "attr_id": None, "type": 8, "data_source_obj_id": obj_id})
+        here = parent_path + d.name + "/"
+        for entry in sorted(os.listdir(host)):
+            full = os.path.join(host, entry)
+            if os.path.isdir(full) and not os.path.islink(full):
+                d.children.append(add_dir(full, here))
+            elif os.path.isfile(full):
+                local = translate(full) if translate else full.replace(os.sep, separator)
+                f = LocalFile(next_id(), entry, here, local_abs_path=local)
+                d.children.append(f)
+                rows.append({"obj_id": f.obj_id, "name": entry, "parent_path": here, "meta_addr": None,
+                             "meta_seq": None, "attr_type": None, "attr_id": None, "type": 3,
+                             "data_source_obj_id": obj_id})
+        return d
+
+    ds = LocalFilesDataSource(obj_id, name, "/")
+    for folder in folders:
+        ds.children.append(add_dir(folder, "/" + name + "/"))
+    return ds, rows
+
+
+def rows_lookup(rows):
+    """findAllFilesWhere over tsk_files rows held in memory (an in-memory sqlite database of them)."""
+    import sqlite3
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE tsk_files (obj_id, name, parent_path, meta_addr, meta_seq, attr_type, attr_id, type, "
+                "data_source_obj_id, fs_obj_id)")
+    for r in rows:
+        con.execute("INSERT INTO tsk_files VALUES (?,?,?,?,?,?,?,?,?,NULL)", [r[k] for k in (
+            "obj_id", "name", "parent_path", "meta_addr", "meta_seq", "attr_type", "attr_id", "type",
+            "data_source_obj_id")])
+
+    def lookup(where):
+        cur = con.execute("SELECT %s FROM tsk_files WHERE %s" % (", ".join(FILE_COLUMNS), where))
+        return [dict(zip(FILE_COLUMNS, r)) for r in cur.fetchall()]
+    return lookup
 
 
 class Artifact(object):
@@ -684,7 +760,8 @@ def install():
             IngestModuleIngestJobSettingsPanel=IngestModuleIngestJobSettingsPanel, IngestServices=IngestServices)
     _module("org.sleuthkit.autopsy.ingest.IngestModule", IngestModuleException=IngestModuleException)
     _module("org.sleuthkit.datamodel", BlackboardArtifact=BlackboardArtifact,
-            BlackboardAttribute=BlackboardAttribute, Image=Image, TimelineEventType=TimelineEventType,
+            BlackboardAttribute=BlackboardAttribute, Image=Image, LocalDirectory=LocalDirectory,
+            LocalFile=LocalFile, LocalFilesDataSource=LocalFilesDataSource, TimelineEventType=TimelineEventType,
             TskCoreException=TskCoreException)
 
 

@@ -56,6 +56,9 @@ RECEIVERS = {
     "content": TSK + "Content",
     "artifact_type": TSK + "BlackboardArtifact.Type",
     "event_type": TSK + "TimelineEventType",
+    "child": TSK + "Content",
+    "directory": TSK + "LocalDirectory",
+    "local_file": TSK + "LocalFile",
 }
 AUTOPSY_RECEIVERS = {"case", "context", "progressBar", "settings", "self.context", "self._logger", "module"}
 # Python functions of roo_mapping that are handed a Sleuth Kit class and look names up on it by a computed name:
@@ -418,15 +421,19 @@ class Checker(ast.NodeVisitor):
         return None
 
     def visit_If(self, node):
-        narrow = self.isinstance_test(node.test)
+        test, rest = node.test, []
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):  # isinstance(x, C) and x.f(): narrowed
+            test, rest = test.values[0], test.values[1:]
+        narrow = self.isinstance_test(test)
         probe = None
-        if (isinstance(node.test, ast.Call) and isinstance(node.test.func, ast.Name)
-                and node.test.func.id == "hasattr"):
-            probe = node.test
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "hasattr" and not rest:
+            probe = test
         else:
-            self.value(node.test)
+            self.value(test)
         if narrow and not narrow[2]:
             self.scopes.append({narrow[0]: Value("instance", narrow[1].fqn)})
+        for value in rest:
+            self.value(value)
         body_uses, _ = self.block(node.body)
         if narrow and not narrow[2]:
             self.scopes.pop()

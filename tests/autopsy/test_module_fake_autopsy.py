@@ -343,14 +343,61 @@ class FakeAutopsy(unittest.TestCase):
         self.assertIn("unreadable lines: 1", R.messages[-1][3])
         self.assertEqual(len(sk_case.getBlackboard().artifacts), 1)
 
-    def test_not_an_image_is_skipped(self):
-        _, sk_case, image = self.make_case("demo")
+    def run_local_files(self, folders, **kwargs):
+        """The module on a logical file set of the given host folders (as Autopsy adds a KAPE or Velociraptor
+        collection): the data source, its tsk_files rows, the module's result."""
+        ds, rows = fakes.local_files_data_source(40, "LogicalFileSet1", folders, **kwargs)
+        sk_case = fakes.SleuthkitCase(fakes.rows_lookup(rows))
+        fakes.Case.current = fakes.Case(self.module_dir, sk_case)
         mod = self.make_module(common.BINARY)
         mod.startUp(fakes.Context())
-        folder = fakes.LocalFilesDataSource(9, "logical files")
-        self.assertEqual(mod.process(folder, fakes.ProgressBar()), fakes.ProcessResult.OK)
+        return ds, rows, sk_case, mod.process(ds, fakes.ProgressBar())
+
+    def test_local_files_data_source_runs_dir_on_its_folder(self):
+        """A logical file set: roo-ingest runs with --dir on the folder that was added (found from a local file's
+        path on disk), and each row lands on the local file it came from."""
+        folder = os.path.join(common.REPO, "fixtures", "trees", "linux-ext4")
+        ds, rows, sk_case, result = self.run_local_files([folder])
+        self.assertEqual(result, fakes.ProcessResult.OK, R.messages)
+        out = os.path.join(self.module_dir, "roo-ingest-40")
+        self.assertEqual(R.commands[-1], [common.BINARY, "--force", "-o", out, "--progress=json", "--dir", folder])
+        got = [json.loads(line) for line in common.read_lines(out)]
+        self.assertGreater(len(got), 100)
+        local_path = {r["obj_id"]: r for r in rows}
+        custom = [a for a in sk_case.getBlackboard().artifacts if a.artifact_type.getTypeName() != "TSK_TL_EVENT"]
+        self.assertEqual(len(custom), len(got))
+        for row, art in zip(got, custom):
+            f = local_path[art.obj_id]
+            # the Autopsy path of the local file: /LogicalFileSet1/linux-ext4 + the row's path in the folder
+            self.assertEqual(f["parent_path"] + f["name"], "/LogicalFileSet1/linux-ext4" + row["source"]["path"])
+            self.assertEqual(f["type"], 3)
+            self.assertEqual(art.attribute("ROO_ATTACHED_BY"), m.ATTACHED_BY_TEXT["path"])
+        self.assertIn("%d rows from LogicalFileSet1" % len(got), " ".join(msg[2] for msg in R.messages))
+
+    def test_local_files_with_two_folders_run_twice(self):
+        folders = [os.path.join(common.REPO, "fixtures", "trees", t) for t in ("linux-ext4", "macos")]
+        ds, rows, sk_case, result = self.run_local_files(folders)
+        self.assertEqual(result, fakes.ProcessResult.OK, R.messages)
+        runs = [c for c in R.commands if "--dir" in c]
+        self.assertEqual([c[c.index("--dir") + 1] for c in runs], folders)
+        self.assertEqual([c[c.index("-o") + 1] for c in runs],
+                         [os.path.join(self.module_dir, "roo-ingest-40-%d" % i) for i in (1, 2)])
+        total = sum(len(common.read_lines(c[c.index("-o") + 1])) for c in runs)
+        custom = [a for a in sk_case.getBlackboard().artifacts if a.artifact_type.getTypeName() != "TSK_TL_EVENT"]
+        self.assertEqual(len(custom), total)
+        self.assertEqual({a.attribute("ROO_ATTACHED_BY") for a in custom}, {m.ATTACHED_BY_TEXT["path"]})
+
+    def test_local_files_without_a_folder_are_skipped(self):
+        """Loose files (no folder was added) and other data sources: nothing to run roo-ingest on; said so."""
+        ds = fakes.LocalFilesDataSource(9, "loose files", "/", [fakes.LocalFile(10, "x.txt", "/loose files/",
+                                                                                 local_abs_path="/tmp/x.txt")])
+        _, _, image = self.make_case("demo")
+        mod = self.make_module(common.BINARY)
+        mod.startUp(fakes.Context())
+        self.assertEqual(mod.process(ds, fakes.ProgressBar()), fakes.ProcessResult.OK)
         self.assertEqual(R.commands, [["%s" % common.BINARY, "--help"]])
         self.assertEqual(R.messages[0][0], "INFO")
+        self.assertIn("no folder", R.messages[0][2])
 
     def test_missing_binary_stops_start_up(self):
         mod = self.make_module(os.path.join(self.tmp, "no-such-roo-ingest"))

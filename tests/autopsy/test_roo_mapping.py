@@ -260,6 +260,29 @@ class Mapping(unittest.TestCase):
         quoted = m.file_key({"source": {"path": "/it's/a'b", "inode": None, "partition_offset": 0}})
         self.assertIn("name = 'a''b' AND parent_path = '/it''s/'", m.file_lookups(quoted, 1)[0][1])
 
+    def test_rows_of_a_folder_in_a_logical_file_set(self):
+        """A --dir row of a folder Autopsy holds as /LogicalFileSet1/out: searched as a local file (type 3) or
+        folder (8) at that path in the case, never by the host's inode."""
+        row = {"source": {"path": "/C/Users/bob/x.json", "inode": 77, "partition_offset": None}}
+        key = m.file_key_in_folder(m.file_key(row), "/LogicalFileSet1/out")
+        self.assertEqual((key["parent_path"], key["name"], key["inode"]), ("/LogicalFileSet1/out/C/Users/bob/",
+                                                                            "x.json", None))
+        self.assertEqual(m.file_lookups(key, 4), [("path", "data_source_obj_id = 4 AND type IN (3, 8) AND "
+                                                  "name = 'x.json' AND parent_path = '/LogicalFileSet1/out/C/Users/bob/'")])
+        self.assertEqual(m.file_key_in_folder(m.file_key(row), "/LogicalFileSet1/out/")["parent_path"],
+                         "/LogicalFileSet1/out/C/Users/bob/")
+
+    def test_local_folder_root(self):
+        self.assertEqual(m.local_folder_root("/cases/kape/C/Users/bob/x.json", 4), "/cases/kape")
+        self.assertEqual(m.local_folder_root("/cases/kape/x.json", 1), "/cases/kape")
+        self.assertEqual(m.local_folder_root("C:\\Triage\\out\\C\\Users\\x.json", 3), "C:\\Triage\\out")
+        self.assertEqual(m.local_folder_root("D:\\x.json", 1), "D:\\")
+        self.assertEqual(m.local_folder_root("/x.json", 1), "/")
+        self.assertEqual(m.local_folder_root("\\\\server\\share\\kape\\a", 1), "\\\\server\\share\\kape")
+        self.assertIsNone(m.local_folder_root("x.json", 1))
+        self.assertIsNone(m.local_folder_root("/a/b", 3))
+        self.assertIsNone(m.local_folder_root(None, 1))
+
     def test_every_timed_row_gets_exactly_one_timeline_event(self):
         timed = 0
         for name, row in OUT.all_rows():

@@ -359,15 +359,13 @@ class RooIngestModule(DataSourceIngestModule):
         progressBar.switchToDeterminate(max(total, 1))
         progressBar.progress("Adding roo-ingest rows to the case", 0)
         self._register_types(blackboard)
-        tl_type = BlackboardArtifact.Type(BlackboardArtifact.ARTIFACT_TYPE.TSK_TL_EVENT)
-        event_type_id = roo_mapping.timeline_event_type(TimelineEventType).getTypeID()
-        pending = []
+        batch = Batch(sk_case, blackboard, ds_id, roo_mapping.timeline_event_type(TimelineEventType).getTypeID())
         with io.open(rows_path, "r", encoding="utf-8") as f:
             for number, spec, error in roo_mapping.iter_specs(f):
                 if number % 200 == 0:
                     if self.context.dataSourceIngestIsCancelled():
                         self.log(Level.INFO, "cancelled while adding rows")
-                        self._post(blackboard, pending)
+                        self._post(blackboard, batch.add_all())
                         return
                     progressBar.progress(number)
                 if error is not None:
@@ -378,30 +376,18 @@ class RooIngestModule(DataSourceIngestModule):
                 key = spec["file_key"]
                 if folder_path is not None:
                     key = roo_mapping.file_key_in_folder(key, folder_path)
+                # Everything that reads the case or adds types happens here, outside the batch's transaction.
                 obj_id, method = self._resolve_file(sk_case, key, ds_id)
                 self._count(method)
                 attributes = list(spec["attributes"]) + [roo_mapping.attached_by_attribute(method)]
-                artifact = self._new_artifact(sk_case, blackboard, self._artifact_type(blackboard, spec),
-                                              obj_id, ds_id, self._attributes(blackboard, attributes))
-                pending.append(artifact)
+                batch.rows.append((self._artifact_type(blackboard, spec), obj_id,
+                                   self._attributes(blackboard, attributes), spec["timeline"]))
                 self._count("artifacts")
                 if spec["timeline"] is not None:
-                    tl = spec["timeline"]
-                    tl_attributes = ArrayList()
-                    tl_attributes.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_DATETIME,
-                                                          roo_mapping.MODULE_NAME, _long(tl["time"])))
-                    tl_attributes.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_DESCRIPTION,
-                                                          roo_mapping.MODULE_NAME, tl["description"]))
-                    tl_attributes.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_TL_EVENT_TYPE,
-                                                          roo_mapping.MODULE_NAME, _long(event_type_id)))
-                    tl_attributes.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_ASSOCIATED_ARTIFACT,
-                                                          roo_mapping.MODULE_NAME, _long(artifact.getArtifactID())))
-                    pending.append(self._new_artifact(sk_case, blackboard, tl_type, obj_id, ds_id, tl_attributes))
                     self._count("events")
-                if len(pending) >= roo_mapping.POST_BATCH_SIZE:
-                    self._post(blackboard, pending)
-                    pending = []
-        self._post(blackboard, pending)
+                if len(batch.rows) >= roo_mapping.POST_BATCH_SIZE:
+                    self._post(blackboard, batch.add_all())
+        self._post(blackboard, batch.add_all())
         progressBar.progress(total)
 
     def _count(self, what):
@@ -437,31 +423,15 @@ class RooIngestModule(DataSourceIngestModule):
             out.add(BlackboardAttribute(attr_type, roo_mapping.MODULE_NAME, value))
         return out
 
-    def _new_artifact(self, sk_case, blackboard, artifact_type, obj_id, ds_id, attributes):
-        if hasattr(blackboard, "newDataArtifact"):  # Autopsy 4.19+
-            return blackboard.newDataArtifact(artifact_type, _long(obj_id), _long(ds_id), attributes, None)
-        artifact = sk_case.getContentById(obj_id).newArtifact(artifact_type.getTypeID())  # older 4.x
-        artifact.addAttributes(attributes)
-        return artifact
-
     def _post(self, blackboard, artifacts):
+        """Posts committed artifacts (Autopsy then makes their Timeline events, indexes them, refreshes its views),
+        with the ingest job's id where Sleuth Kit takes one (4.12.0 and later)."""
         if not artifacts:
             return
-        batch = ArrayList()
-        for a in artifacts:
-            batch.add(a)
-        job_id = None
         try:
-            job_id = self.context.getJobId()
-        except AttributeError:
-            pass
-        if job_id is not None:
-            try:
-                blackboard.postArtifacts(batch, roo_mapping.MODULE_NAME, _long(job_id))
-                return
-            except TypeError:  # Sleuth Kit before 4.12 (so Autopsy 4.19.2 too): no ingest job id argument
-                pass
-        blackboard.postArtifacts(batch, roo_mapping.MODULE_NAME)
+            blackboard.postArtifacts(artifacts, roo_mapping.MODULE_NAME, _long(self.context.getJobId()))
+        except TypeError:  # Sleuth Kit 4.11.x (Autopsy 4.19.x): postArtifacts(Collection, String) only
+            blackboard.postArtifacts(artifacts, roo_mapping.MODULE_NAME)
 
     def _resolve_file(self, sk_case, key, ds_id):
         """(object id, how it was found) of the row's source file; the data source when the case has no such file."""
@@ -491,6 +461,58 @@ class RooIngestModule(DataSourceIngestModule):
             message = IngestMessage.createMessage(message_type, roo_mapping.MODULE_NAME,
                                                   roo_mapping.html_text(subject))
         IngestServices.getInstance().postMessage(message)
+
+
+class Batch(object):
+    """Rows waiting to become artifacts, then made in one case-database transaction: each row's artifact and, for a
+    timed row, its TSK_TL_EVENT. Blackboard.newDataArtifact without a transaction begins and commits one of its own
+    per artifact (Blackboard.java); the transaction form exists in every supported Sleuth Kit (4.11.0 on, see
+    tests/autopsy/autopsy_api_inventory.json)."""
+
+    def __init__(self, sk_case, blackboard, ds_id, event_type_id):
+        self.sk_case = sk_case
+        self.blackboard = blackboard
+        self.ds_id = _long(ds_id)
+        self.event_type = BlackboardArtifact.Type(BlackboardArtifact.ARTIFACT_TYPE.TSK_TL_EVENT)
+        self.event_type_id = _long(event_type_id)
+        self.rows = []  # (artifact type, source object id, attributes, timeline or None)
+
+    def add_all(self):
+        """Makes the waiting rows' artifacts, commits, and returns them (an ArrayList) for posting. On an error the
+        transaction is rolled back, so none of the batch is in the case, and the error goes on to Autopsy."""
+        made = ArrayList()
+        if not self.rows:
+            return made
+        transaction = self.sk_case.beginTransaction()
+        committed = False
+        try:
+            for artifact_type, obj_id, attributes, timeline in self.rows:
+                artifact = self.blackboard.newDataArtifact(artifact_type, _long(obj_id), self.ds_id, attributes,
+                                                           None, transaction)
+                made.add(artifact)
+                if timeline is not None:
+                    made.add(self.blackboard.newDataArtifact(self.event_type, _long(obj_id), self.ds_id,
+                                                             self._event_attributes(timeline, artifact), None,
+                                                             transaction))
+            transaction.commit()
+            committed = True
+        finally:
+            if not committed:
+                transaction.rollback()
+        self.rows = []
+        return made
+
+    def _event_attributes(self, timeline, artifact):
+        out = ArrayList()
+        out.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_DATETIME, roo_mapping.MODULE_NAME,
+                                    _long(timeline["time"])))
+        out.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_DESCRIPTION, roo_mapping.MODULE_NAME,
+                                    timeline["description"]))
+        out.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_TL_EVENT_TYPE, roo_mapping.MODULE_NAME,
+                                    self.event_type_id))
+        out.add(BlackboardAttribute(BlackboardAttribute.ATTRIBUTE_TYPE.TSK_ASSOCIATED_ARTIFACT,
+                                    roo_mapping.MODULE_NAME, _long(artifact.getArtifactID())))
+        return out
 
 
 def _first_local_file(directory, depth):

@@ -51,7 +51,8 @@ VALUE_TYPES = (STRING, LONG, DOUBLE)
 # The TimelineEventType the TSK_TL_EVENT artifacts name (id 23), newest name first: Sleuth Kit 4.11.1, which Autopsy
 # 4.19.2 and later ship, renamed OTHER to STANDARD_ARTIFACT_CATCH_ALL (docs/autopsy.md, step 7).
 TIMELINE_EVENT_TYPE_NAMES = ("STANDARD_ARTIFACT_CATCH_ALL", "OTHER")
-# Artifacts are posted to the blackboard in batches of this many.
+# Rows are added in batches of this many, each batch in one case-database transaction and then posted (a batch
+# holds up to twice as many artifacts: each row's and its timeline event).
 POST_BATCH_SIZE = 500
 # Longest description put on a timeline event (the full text stays in the artifact's ROO_TEXT attribute).
 DESCRIPTION_MAX = 240

@@ -52,6 +52,7 @@ class Record(object):
         self.artifacts = []
         self.progress = []
         self.commands = []
+        self.transactions = []  # one per case-database transaction: ("explicit" | "implicit", artifacts made in it)
 
 
 RECORD = Record()
@@ -520,18 +521,32 @@ class Blackboard(object):
                                                    value_type)
         return self.attribute_types[name]
 
-    def newDataArtifact(self, artifact_type, obj_id, ds_id, attributes, os_account):
+    def newDataArtifact(self, artifact_type, obj_id, ds_id, attributes, os_account, transaction=None):
+        """Without a transaction, Blackboard.java begins and commits one of its own for the one artifact; with one,
+        the artifact is in the case only once the transaction is committed (gone on rollback)."""
+        if artifact_type.getCategory() != Category.DATA_ARTIFACT:
+            raise TskCoreException("not a data artifact type: " + artifact_type.getTypeName())
         a = Artifact(self.next_artifact_id, artifact_type, obj_id, ds_id, attributes)
         self.next_artifact_id += 1
+        if transaction is None:
+            RECORD.transactions.append(["implicit", 1])
+            self._add(a)
+        else:
+            transaction._made(a, self)
+        return a
+
+    def _add(self, a):
         self.artifacts.append(a)
         RECORD.artifacts.append(a)
-        return a
 
     def postArtifacts(self, artifacts, module_name, job_id=None):
         """postArtifacts(Collection, String) in every release; (Collection, String, Long ingestJobId) from 4.12.0."""
         for a in artifacts:
             if a.posted:
                 raise TskCoreException("artifact %d posted twice" % a.getArtifactID())
+            if a not in self.artifacts:
+                raise TskCoreException("artifact %d posted before its transaction was committed"
+                                       % a.getArtifactID())
             a.posted = True
         RECORD.batches.append((len(artifacts), module_name, job_id))
 
@@ -584,6 +599,37 @@ def sqlite_lookup(db_path):
     return lookup
 
 
+class Transaction(object):
+    """SleuthkitCase.CaseDbTransaction: commit() or rollback(), once."""
+
+    def __init__(self):
+        self._pending = []
+        self._blackboard = None
+        self._done = False
+        RECORD.transactions.append(["explicit", 0])
+        self._record = RECORD.transactions[-1]
+
+    def _made(self, artifact, blackboard):
+        if self._done:
+            raise TskCoreException("transaction already closed")
+        self._pending.append(artifact)
+        self._blackboard = blackboard
+        self._record[1] += 1
+
+    def commit(self):
+        if self._done:
+            raise TskCoreException("transaction already closed")
+        self._done = True
+        for a in self._pending:
+            self._blackboard._add(a)
+
+    def rollback(self):
+        if self._done:
+            raise TskCoreException("transaction already closed")
+        self._done = True
+        self._record[0] = "rolled back"
+
+
 class SleuthkitCase(object):
     def __init__(self, lookup):
         self.lookup = lookup
@@ -592,6 +638,9 @@ class SleuthkitCase(object):
 
     def getBlackboard(self):
         return self.blackboard
+
+    def beginTransaction(self):
+        return Transaction()
 
     def findAllFilesWhere(self, where):
         self.queries.append(where)

@@ -186,6 +186,21 @@ class FakeAutopsy(unittest.TestCase):
         # the Autopsy log keeps the plain text
         self.assertTrue(any('/evidence/<b>&".E01' in msg for _, msg in R.logs))
 
+    def test_every_inbox_text_goes_through_html_text(self):
+        """Each IngestMessage.createMessage call in the module passes its subject and details through
+        roo_mapping.html_text, so no interpolated value (a path, a name, a tool's line) reaches the inbox raw."""
+        import ast
+        path = os.path.join(common.REPO, "plugin", "autopsy", "roo_ingest_module.py")
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr == "createMessage"]
+        self.assertEqual(len(calls), 2)
+        for call in calls:
+            for arg in call.args[2:]:  # (type, module name, subject[, details])
+                self.assertEqual(ast.unparse(arg.func) if isinstance(arg, ast.Call) else ast.unparse(arg),
+                                 "roo_mapping.html_text", "line %d" % call.lineno)
+
     # -- a full run ----------------------------------------------------------------------------------------
 
     def test_demo_image_end_to_end(self):
@@ -232,8 +247,12 @@ class FakeAutopsy(unittest.TestCase):
             self.assertEqual(ev.obj_id, owner.obj_id)
 
         self.assertTrue(all(a.posted for a in bb.artifacts))
-        self.assertGreater(len(R.batches), 2)
-        self.assertTrue(all(n <= m.POST_BATCH_SIZE + 1 for n, _, _ in R.batches), R.batches)
+        # one post per batch of POST_BATCH_SIZE rows (each row's artifact and its event), after its transaction
+        batches = (len(rows) + m.POST_BATCH_SIZE - 1) // m.POST_BATCH_SIZE
+        self.assertGreaterEqual(batches, 2)
+        self.assertEqual([k for k, _ in R.transactions], ["explicit"] * batches)
+        self.assertEqual([n for n, _, _ in R.batches], [n for _, n in R.transactions])
+        self.assertTrue(all(n <= 2 * m.POST_BATCH_SIZE for n, _, _ in R.batches), R.batches)
         self.assertEqual({(mod_name, job) for _, mod_name, job in R.batches}, {(m.MODULE_NAME, 7)})
         self.assertEqual(len(R.reports), 1)
         self.assertTrue(os.path.isfile(R.reports[0][0]))
@@ -245,6 +264,49 @@ class FakeAutopsy(unittest.TestCase):
         # a second ingest of the same data source writes into the same folder (--force) and works again
         R.reset()
         self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.OK, R.messages)
+
+    def test_rows_are_added_in_one_transaction_per_batch(self):
+        """On the fixture with the most rows (the bare ext4 as split raw): every artifact is made inside one
+        case-database transaction per batch of rows, committed before the batch is posted; none is made alone (which
+        costs Blackboard.newDataArtifact a transaction of its own per artifact)."""
+        _, sk_case, image = self.make_case("linux-ext4-raw")
+        mod = self.make_module(common.BINARY)
+        mod.startUp(fakes.Context())
+        self.assertEqual(mod.process(image, fakes.ProgressBar()), fakes.ProcessResult.OK, R.messages)
+        rows = common.read_lines(os.path.join(self.module_dir, "roo-ingest-%d" % image.getId()))
+        artifacts = sk_case.getBlackboard().artifacts
+        kinds = [k for k, _ in R.transactions]
+        print("\nlinux-ext4.raw.001: %d rows, %d artifacts, %d transactions (%d explicit, %d implicit), %d posts"
+              % (len(rows), len(artifacts), len(R.transactions), kinds.count("explicit"), kinds.count("implicit"),
+                 len(R.batches)), file=sys.stderr)
+        batches = (len(rows) + m.POST_BATCH_SIZE - 1) // m.POST_BATCH_SIZE
+        self.assertGreater(len(rows), m.POST_BATCH_SIZE // 2)
+        self.assertEqual(kinds, ["explicit"] * batches)
+        self.assertEqual(sum(n for _, n in R.transactions), len(artifacts))
+        self.assertEqual(len(R.batches), batches)
+        self.assertEqual(sum(n for n, _, _ in R.batches), len(artifacts))
+        self.assertTrue(all(a.posted for a in artifacts))
+
+    def test_a_failed_batch_is_rolled_back(self):
+        """An artifact the case database refuses: the batch's transaction is rolled back, nothing of it is posted,
+        and the error reaches Autopsy (which logs it for the module)."""
+        _, sk_case, image = self.make_case("macos-fat")
+        mod = self.make_module(common.BINARY)
+        mod.startUp(fakes.Context())
+        bb = sk_case.getBlackboard()
+        real = bb.newDataArtifact
+        made = []
+
+        def refuse_the_fifth(*args):
+            made.append(1)
+            if len(made) == 5:
+                raise fakes.TskCoreException("disk full")
+            return real(*args)
+        bb.newDataArtifact = refuse_the_fifth
+        with self.assertRaises(fakes.TskCoreException):
+            mod.process(image, fakes.ProgressBar())
+        self.assertEqual(R.transactions, [["rolled back", 4]])
+        self.assertEqual((bb.artifacts, R.batches), ([], []))
 
     def test_timeline_event_type_before_and_after_sleuthkit_4_11_1(self):
         """Sleuth Kit 4.11.1 renamed TimelineEventType.OTHER (id 23) to STANDARD_ARTIFACT_CATCH_ALL and kept no OTHER

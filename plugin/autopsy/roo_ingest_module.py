@@ -85,8 +85,8 @@ def _set_setting(settings, key, value):
         settings.setSetting(key, value)
 
 
-def _store_settings(settings, binary_path, native):
-    for key, value in roo_mapping.settings_to_strings(binary_path, native).items():
+def _store_settings(settings, binary_path, native, command_prefix="", mount_root=roo_mapping.DEFAULT_MOUNT_ROOT):
+    for key, value in roo_mapping.settings_to_strings(binary_path, native, command_prefix, mount_root).items():
         _set_setting(settings, key, value)
     return settings
 
@@ -157,7 +157,9 @@ class RooIngestJobSettingsPanel(IngestModuleIngestJobSettingsPanel):
 
     def __init__(self, settings):
         self.local_settings = settings
-        binary_path, native = roo_mapping.settings_from_strings(lambda key: _get_setting(settings, key))
+        get = lambda key: _get_setting(settings, key)  # noqa: E731
+        binary_path, native = roo_mapping.settings_from_strings(get)
+        command_prefix, mount_root = roo_mapping.command_settings_from_strings(get)
         self.setLayout(BoxLayout(self, BoxLayout.Y_AXIS))
         self.add(JLabel("roo-ingest executable (empty: $PATH, then /usr/bin/roo-ingest):"))
         self.path_field = JTextField(binary_path, 40)
@@ -165,9 +167,16 @@ class RooIngestJobSettingsPanel(IngestModuleIngestJobSettingsPanel):
         self.native_box = JCheckBox("Keep each record's verbatim JSON (--native)")
         self.native_box.setSelected(native)
         self.add(self.native_box)
+        self.add(JLabel("Run it through (Windows: wsl.exe -d Debian --; empty: run it here):"))
+        self.prefix_field = JTextField(command_prefix, 40)
+        self.add(self.prefix_field)
+        self.add(JLabel("Where WSL mounts the Windows drives (wsl.conf [automount] root):"))
+        self.mount_root_field = JTextField(mount_root, 40)
+        self.add(self.mount_root_field)
 
     def getSettings(self):
-        return _store_settings(self.local_settings, self.path_field.getText(), bool(self.native_box.isSelected()))
+        return _store_settings(self.local_settings, self.path_field.getText(), bool(self.native_box.isSelected()),
+                               self.prefix_field.getText(), self.mount_root_field.getText())
 
 
 class RooIngestModule(DataSourceIngestModule):
@@ -179,8 +188,9 @@ class RooIngestModule(DataSourceIngestModule):
 
     def __init__(self, settings):
         settings = _generic_settings(settings)
-        self.binary_path, self.native = roo_mapping.settings_from_strings(
-            (lambda key: _get_setting(settings, key)) if settings is not None else (lambda key: None))
+        get = (lambda key: _get_setting(settings, key)) if settings is not None else (lambda key: None)
+        self.binary_path, self.native = roo_mapping.settings_from_strings(get)
+        self.tool = roo_mapping.ToolSide(*roo_mapping.command_settings_from_strings(get))
         self.context = None
         self.binary = None
         self.progress_json = False
@@ -193,15 +203,19 @@ class RooIngestModule(DataSourceIngestModule):
 
     def startUp(self, context):
         self.context = context
-        self.binary = roo_mapping.find_binary(self.binary_path, os.environ, _is_executable)
+        if self.tool.prefix:  # roo-ingest is on the other side of the prefix (WSL): its PATH, not this one's
+            self.binary = self.binary_path or roo_mapping.BINARY_NAME
+        else:
+            self.binary = roo_mapping.find_binary(self.binary_path, os.environ, _is_executable)
         if self.binary is None:
             where = self.binary_path or "$PATH, /usr/bin/roo-ingest, /usr/local/bin/roo-ingest"
             raise IngestModuleException(
                 "roo-ingest was not found or is not executable (looked at: %s). Install the roo-ingest Debian "
                 "package, or set the executable in this module's settings." % where)
-        help_text = self._run_quietly([self.binary, "--help"])
+        help_cmd = self.tool.command([self.binary, "--help"])
+        help_text = self._run_quietly(help_cmd)
         if help_text is None:
-            raise IngestModuleException("%s could not be run (see the Autopsy log)" % self.binary)
+            raise IngestModuleException("%s could not be run (see the Autopsy log)" % " ".join(help_cmd))
         self.progress_json = roo_mapping.supports_progress_json(help_text)
 
     def _run_quietly(self, cmd):
@@ -217,6 +231,9 @@ class RooIngestModule(DataSourceIngestModule):
                 return None
             text = _read_text(log_file.getPath())
             log_file.delete()
+            if process.exitValue() != 0:  # e.g. wsl.exe's distribution has no such program
+                self.log(Level.WARNING, "%s exited %d: %s" % (" ".join(cmd), process.exitValue(), text))
+                return None
             return text
         except Exception as e:  # a Java IOException when the file cannot be executed
             self.log(Level.WARNING, "could not run %s: %s" % (" ".join(cmd), e))
@@ -252,11 +269,21 @@ class RooIngestModule(DataSourceIngestModule):
             out_dir = os.path.join(case.getModuleDirectory(), name)
             if not os.path.isdir(out_dir):
                 os.makedirs(out_dir)
-            if folder_path is None:
-                cmd = roo_mapping.build_command(self.binary, target, out_dir, self.progress_json, extra)
-            else:
-                cmd = roo_mapping.build_dir_command(self.binary, target, out_dir, self.progress_json, extra)
-            result = self._run_and_import(case, dataSource, cmd, out_dir, folder_path, progressBar)
+            try:  # the paths as roo-ingest sees them (through WSL: C:\\… is /mnt/c/…), and its output read back
+                tool_out = self.tool.to_tool(out_dir)
+                read_dir = self.tool.from_tool(tool_out, out_dir)
+                if folder_path is None:
+                    cmd = roo_mapping.build_command(self.binary, [self.tool.to_tool(p) for p in target], tool_out,
+                                                    self.progress_json, extra)
+                else:
+                    cmd = roo_mapping.build_dir_command(self.binary, self.tool.to_tool(target), tool_out,
+                                                        self.progress_json, extra)
+            except roo_mapping.PathNotVisible as e:
+                self._message(IngestMessage.MessageType.ERROR, "%s: roo-ingest cannot see it" % dataSource.getName(),
+                              "%s" % e)
+                return IngestModule.ProcessResult.ERROR
+            result = self._run_and_import(case, dataSource, self.tool.command(cmd), read_dir, folder_path,
+                                          progressBar)
             if result is not None:
                 return result
         c = self.counts

@@ -866,11 +866,133 @@ def batches(items, size=POST_BATCH_SIZE):
 # string map). These are its keys and how their strings read (docs/autopsy.md, "Settings").
 SETTING_BINARY_PATH = "binary_path"
 SETTING_NATIVE = "native"
+SETTING_COMMAND_PREFIX = "command_prefix"
+SETTING_MOUNT_ROOT = "wsl_mount_root"
+# Where WSL mounts the Windows drives (/mnt/c, /mnt/d, ...) unless wsl.conf's [automount] root says otherwise.
+DEFAULT_MOUNT_ROOT = "/mnt/"
 
 
-def settings_to_strings(binary_path, native):
-    """{key: string} to store for a configured executable (empty: search) and the --native choice."""
-    return {SETTING_BINARY_PATH: (binary_path or "").strip(), SETTING_NATIVE: "true" if native else "false"}
+def settings_to_strings(binary_path, native, command_prefix="", mount_root=DEFAULT_MOUNT_ROOT):
+    """{key: string} to store for a configured executable (empty: search), the --native choice, and the command
+    prefix that runs roo-ingest elsewhere (e.g. `wsl.exe -d Debian --`; empty: run it here) with WSL's mount root."""
+    return {SETTING_BINARY_PATH: (binary_path or "").strip(), SETTING_NATIVE: "true" if native else "false",
+            SETTING_COMMAND_PREFIX: (command_prefix or "").strip(),
+            SETTING_MOUNT_ROOT: (mount_root or "").strip() or DEFAULT_MOUNT_ROOT}
+
+
+def command_settings_from_strings(get):
+    """(command prefix or "", WSL mount root) from get(key) -> stored string or None."""
+    prefix = get(SETTING_COMMAND_PREFIX)
+    root = get(SETTING_MOUNT_ROOT)
+    return ("%s" % prefix).strip() if prefix is not None else "", \
+        ("%s" % root).strip() or DEFAULT_MOUNT_ROOT if root is not None else DEFAULT_MOUNT_ROOT
+
+
+# -- running roo-ingest through WSL (Autopsy on Windows) ---------------------------------------------------------
+
+def split_command_prefix(text):
+    """The words of a command prefix: split at spaces, a "double-quoted" part kept whole; backslashes are kept as
+    they are (Windows paths), unlike a POSIX shell's."""
+    words, word, quoted, any_char = [], [], False, False
+    for c in (text or ""):
+        if c == '"':
+            quoted = not quoted
+            any_char = True
+        elif c.isspace() and not quoted:
+            if any_char:
+                words.append("".join(word))
+            word, any_char = [], False
+        else:
+            word.append(c)
+            any_char = True
+    if any_char:
+        words.append("".join(word))
+    return words
+
+
+def wsl_distribution(prefix_words):
+    """The distribution a wsl.exe prefix names (-d NAME / --distribution NAME), or None (wsl's default one)."""
+    for i, w in enumerate(prefix_words[:-1]):
+        if w in ("-d", "--distribution"):
+            return prefix_words[i + 1]
+        if w == "--":
+            break
+    return None
+
+
+class PathNotVisible(ValueError):
+    """A path the Linux side cannot see (or the Windows side cannot, the other way)."""
+
+
+def is_windows_path(path):
+    """A drive path (C:\\…, C:/…, C:relative) or a UNC path (\\\\host\\share…)."""
+    return isinstance(path, STRING_TYPES) and (
+        (len(path) >= 2 and path[1] == ":" and path[0].isalpha()) or path.startswith("\\\\") or
+        path.startswith("//"))
+
+
+def windows_to_linux(path, mount_root=DEFAULT_MOUNT_ROOT, distribution=None):
+    """The path a WSL distribution sees for a Windows path (a POSIX path is returned as it is): a drive's under the
+    mount root (C:\\Cases\\x.E01 -> /mnt/c/Cases/x.E01); a distribution's own file through \\\\wsl$\\NAME\\ or
+    \\\\wsl.localhost\\NAME\\ at its path there. Raises PathNotVisible for a network share (WSL mounts none by
+    itself), another distribution's file, or a drive-relative path."""
+    if not is_windows_path(path):
+        return path
+    p = path.replace("/", "\\")
+    if p.startswith("\\\\?\\") or p.startswith("\\\\.\\"):  # Win32 file namespace
+        p = p[4:]
+        if p[:4].upper() == "UNC\\":
+            p = "\\\\" + p[4:]
+    if len(p) >= 2 and p[1] == ":" and p[0].isalpha():
+        if len(p) == 2 or p[2] != "\\":
+            raise PathNotVisible("%s is not a full path (a drive letter without a folder after it)" % path)
+        rest = p[3:].replace("\\", "/")
+        return mount_root.rstrip("/") + "/" + p[0].lower() + "/" + rest
+    parts = p[2:].split("\\")
+    host = parts[0].lower()
+    if host in ("wsl$", "wsl.localhost") and len(parts) >= 2:
+        if distribution and parts[1].lower() != distribution.lower():
+            raise PathNotVisible("%s is in WSL distribution %s, but roo-ingest runs in %s: copy it, or run "
+                                 "roo-ingest in %s" % (path, parts[1], distribution, parts[1]))
+        return "/" + "/".join(parts[2:])
+    raise PathNotVisible("%s is on a network share, which WSL does not mount by itself: map the share to a drive "
+                         "letter (WSL then shows it under %s<letter>/) or copy the image to a local disk"
+                         % (path, mount_root.rstrip("/") + "/"))
+
+
+class ToolSide(object):
+    """Where roo-ingest runs: here (no command prefix), or through a command prefix such as `wsl.exe -d Debian --`,
+    which sees this side's Windows paths translated (windows_to_linux) and whose output folder is read back here
+    through the inverse translation (linux_to_windows)."""
+
+    def __init__(self, prefix_text="", mount_root=DEFAULT_MOUNT_ROOT):
+        self.prefix = split_command_prefix(prefix_text)
+        self.mount_root = mount_root or DEFAULT_MOUNT_ROOT
+        self.distribution = wsl_distribution(self.prefix)
+
+    def command(self, cmd):
+        return self.prefix + list(cmd)
+
+    def to_tool(self, path):
+        return windows_to_linux(path, self.mount_root, self.distribution) if self.prefix else path
+
+    def from_tool(self, tool_path, here):
+        """The path here of tool_path, which to_tool(here) gave: translated back when `here` was a Windows path."""
+        if not self.prefix or not is_windows_path(here):
+            return tool_path
+        return linux_to_windows(tool_path, self.mount_root, self.distribution)
+
+
+def linux_to_windows(path, mount_root=DEFAULT_MOUNT_ROOT, distribution=None):
+    """The inverse of windows_to_linux: /mnt/c/Cases/x -> C:\\Cases\\x; another path of the distribution ->
+    \\\\wsl$\\NAME\\… (PathNotVisible when the prefix names no distribution)."""
+    root = mount_root.rstrip("/") + "/"
+    if path.startswith(root) and len(path) > len(root) and path[len(root)].isalpha() and (
+            len(path) == len(root) + 1 or path[len(root) + 1] == "/"):
+        return path[len(root)].upper() + ":\\" + path[len(root) + 2:].replace("/", "\\")
+    if path.startswith("/") and distribution:
+        return "\\\\wsl$\\" + distribution + path.replace("/", "\\")
+    raise PathNotVisible("%s has no Windows path: the command prefix names no WSL distribution (-d NAME)" % path)
 
 
 def settings_from_strings(get):

@@ -56,6 +56,9 @@ def main(argv):
         # (the panel needs a real java.awt.Container under Jython: the settings are set as the panel stores them)
         settings = factory.getDefaultIngestJobSettings()
         settings.setSettings("binary_path", binary)
+        if os.environ.get("ROO_TEST_COMMAND_PREFIX"):  # roo-ingest through a command prefix (the WSL stand-in)
+            settings.setSettings("command_prefix", os.environ["ROO_TEST_COMMAND_PREFIX"])
+            settings.setSettings("wsl_mount_root", os.environ["ROO_TEST_MOUNT_ROOT"])
         stored = settings.serialised()
         # a new factory, as in a later session, gets the settings back from their serialised form
         factory = module.RooIngestModuleFactory()

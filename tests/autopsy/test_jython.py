@@ -111,11 +111,54 @@ class UnderJython(unittest.TestCase):
         self.assertEqual(got["batches"], expected_batches)
         self.assertEqual(len(got["reports"]), 1)
         # the settings panel's choice, through the serialised form, under Jython
-        self.assertEqual(got["settings"], {m.SETTING_BINARY_PATH: common.BINARY, m.SETTING_NATIVE: "false"})
+        self.assertEqual(got["settings"], {m.SETTING_BINARY_PATH: common.BINARY, m.SETTING_NATIVE: "false",
+                                           m.SETTING_COMMAND_PREFIX: "", m.SETTING_MOUNT_ROOT: "/mnt/"})
         # inbox text escaped as under CPython
         import jython_driver
         self.assertEqual(got["html"], [m.html_text(t) for t in jython_driver.HTML_SAMPLES])
         self.assertEqual(got["html"][0], "/cases/Case &lt;b&gt;&amp;&quot;/x")
+
+
+    def test_module_runs_through_the_wsl_stand_in_under_jython(self):
+        """Under Jython with the real ProcessBuilder: the command prefix (the committed stand-in for
+        `wsl.exe -d Debian --`) really runs, and roo-ingest gets the image's Windows path translated."""
+        image = common.image_paths("macos-fat")
+        db = common.tsk_loaddb(image[0], os.path.join(self.tmp, "case.db"))
+        ds_id = sqlite3.connect(db).execute("SELECT obj_id FROM tsk_image_info").fetchone()[0]
+        fakes.RECORD.reset()
+        sk_case = fakes.SleuthkitCase(fakes.sqlite_lookup(db))
+        fakes.Case.current = fakes.Case(self.tmp, sk_case)
+        settings = module.RooIngestModuleFactory().getDefaultIngestJobSettings()
+        settings.setSettings(m.SETTING_BINARY_PATH, common.BINARY)
+        mod = module.RooIngestModuleFactory().createDataSourceIngestModule(settings)
+        mod.startUp(fakes.Context())
+        self.assertEqual(mod.process(fakes.Image(ds_id, "macos-fat.E01", image), fakes.ProgressBar()), "OK")
+        table = {where: fakes.sqlite_lookup(db)(where) for where in sk_case.queries}
+        table_path = os.path.join(self.tmp, "lookups.json")
+        with open(table_path, "w", encoding="utf-8") as f:
+            json.dump(table, f)
+        mount_root = os.path.join(self.tmp, "mnt")
+        os.mkdir(mount_root)
+        os.symlink("/", os.path.join(mount_root, "c"))
+        log = os.path.join(self.tmp, "argv.txt")
+        wrapper = os.path.join(common.HERE, "wsl_stand_in.sh")
+        jython_dir = os.path.join(self.tmp, "jython")
+        os.mkdir(jython_dir)
+        result_path = os.path.join(self.tmp, "jython-result.json")
+        env = dict(os.environ, ROO_WRAPPER_LOG=log, ROO_TEST_COMMAND_PREFIX=wrapper + " -d Debian --",
+                   ROO_TEST_MOUNT_ROOT=mount_root + "/")
+        proc = subprocess.run([JYTHON, DRIVER, "module", common.REPO, common.BINARY, str(ds_id), jython_dir,
+                               table_path, result_path, "C:" + image[0].replace("/", "\\")],
+                              capture_output=True, text=True, timeout=600, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(result_path, encoding="utf-8") as f:
+            got = json.load(f)
+        self.assertEqual(got["result"], "OK", got["messages"])
+        self.assertEqual(len(got["artifacts"]), len(sk_case.getBlackboard().artifacts))
+        with open(log, encoding="utf-8") as f:
+            calls = [b.split("\n") for b in f.read().split("\n\n") if b]
+        self.assertEqual(calls[0], ["-d", "Debian", "--", common.BINARY, "--help"])
+        self.assertEqual(calls[1][-1], mount_root + "/c" + image[0])
 
 
 if __name__ == "__main__":

@@ -120,7 +120,8 @@ class FakeAutopsy(unittest.TestCase):
         panel.path_field.setText(tool + "  ")
         panel.native_box.setSelected(True)
         stored = panel.getSettings().serialised()
-        self.assertEqual(stored, {m.SETTING_BINARY_PATH: tool, m.SETTING_NATIVE: "true"})
+        self.assertEqual(stored, {m.SETTING_BINARY_PATH: tool, m.SETTING_NATIVE: "true", m.SETTING_COMMAND_PREFIX: "",
+                                  m.SETTING_MOUNT_ROOT: "/mnt/"})
 
         restored = fakes.GenericIngestModuleJobSettings.deserialised(stored)
         later = module.RooIngestModuleFactory()
@@ -460,6 +461,82 @@ class FakeAutopsy(unittest.TestCase):
         self.assertEqual(R.commands, [["%s" % common.BINARY, "--help"]])
         self.assertEqual(R.messages[0][0], "INFO")
         self.assertIn("no folder", R.messages[0][2])
+
+    # -- Windows: roo-ingest through WSL ---------------------------------------------------------------------
+
+    WRAPPER = os.path.join(common.HERE, "wsl_stand_in.sh")
+
+    def wsl_module(self):
+        """A module whose command prefix is the committed stand-in for `wsl.exe -d Debian --`, with the drives
+        under <tmp>/mnt/ (wsl.conf's automount root) and drive C: there being this machine's /."""
+        mount_root = os.path.join(self.tmp, "mnt")
+        os.mkdir(mount_root)
+        os.symlink("/", os.path.join(mount_root, "c"))
+        os.environ["ROO_WRAPPER_LOG"] = os.path.join(self.tmp, "argv.txt")
+        factory = module.RooIngestModuleFactory()
+        panel = factory.getIngestJobSettingsPanel(factory.getDefaultIngestJobSettings())
+        panel.path_field.setText(common.BINARY)
+        panel.prefix_field.setText(self.WRAPPER + " -d Debian --")
+        panel.mount_root_field.setText(mount_root + "/")
+        stored = panel.getSettings().serialised()
+        self.assertEqual(stored[m.SETTING_COMMAND_PREFIX], self.WRAPPER + " -d Debian --")
+        mod = module.RooIngestModuleFactory().createDataSourceIngestModule(
+            fakes.GenericIngestModuleJobSettings.deserialised(stored))
+        mod.startUp(fakes.Context())
+        return mod, mount_root
+
+    def wrapper_calls(self):
+        with open(os.environ["ROO_WRAPPER_LOG"], encoding="utf-8") as f:
+            return [block.split("\n") for block in f.read().split("\n\n") if block]
+
+    @staticmethod
+    def windows_form(path):
+        """How Autopsy on Windows would name this machine's path if / were drive C:."""
+        return "C:" + path.replace("/", "\\")
+
+    def test_image_through_wsl(self):
+        con, sk_case, image = self.make_case("demo")
+        mod, mount_root = self.wsl_module()
+        windows = [self.windows_form(p) for p in image.getPaths()]
+        result = mod.process(fakes.Image(image.getId(), "demo.E01", windows), fakes.ProgressBar())
+        self.assertEqual(result, fakes.ProcessResult.OK, R.messages)
+        out = os.path.join(self.module_dir, "roo-ingest-%d" % image.getId())
+        linux_image = mount_root + "/c" + image.getPaths()[0]
+        self.assertEqual(self.wrapper_calls(), [
+            ["-d", "Debian", "--", common.BINARY, "--help"],
+            ["-d", "Debian", "--", common.BINARY, "--force", "-o", out, "--progress=json", linux_image]])
+        rows = common.read_lines(out)
+        custom = [a for a in sk_case.getBlackboard().artifacts if a.artifact_type.getTypeName() != "TSK_TL_EVENT"]
+        self.assertEqual(len(custom), len(rows))
+        self.assertGreater(len(rows), 100)
+
+    def test_logical_files_through_wsl(self):
+        folder = os.path.join(common.REPO, "fixtures", "trees", "linux-ext4")
+        mod, mount_root = self.wsl_module()
+        ds, rows = fakes.local_files_data_source(40, "LogicalFileSet1", [folder], translate=self.windows_form)
+        self.assertTrue(ds.getChildren()[0].getChildren()[0].getChildren()[0].getLocalAbsPath().startswith("C:\\"))
+        sk_case = fakes.SleuthkitCase(fakes.rows_lookup(rows))
+        fakes.Case.current = fakes.Case(self.module_dir, sk_case)
+        self.assertEqual(mod.process(ds, fakes.ProgressBar()), fakes.ProcessResult.OK, R.messages)
+        run = self.wrapper_calls()[-1]
+        self.assertEqual(run[run.index("--dir") + 1], mount_root + "/c" + folder)
+        custom = [a for a in sk_case.getBlackboard().artifacts if a.artifact_type.getTypeName() != "TSK_TL_EVENT"]
+        self.assertEqual({a.attribute("ROO_ATTACHED_BY") for a in custom}, {m.ATTACHED_BY_TEXT["path"]})
+
+    def test_paths_wsl_cannot_see_are_an_error(self):
+        """A network share (WSL mounts none by itself) or another distribution's files: an error message naming
+        the path and saying what to do; roo-ingest is not run."""
+        mod, _ = self.wsl_module()
+        for path, why in (("\\\\server\\cases\\x.E01", "network share"),
+                          ("\\\\wsl$\\Ubuntu\\cases\\x.E01", "distribution Ubuntu")):
+            R.reset()
+            result = mod.process(fakes.Image(3, "x.E01", [path]), fakes.ProgressBar())
+            self.assertEqual(result, fakes.ProcessResult.ERROR)
+            self.assertEqual(len(R.messages), 1)
+            self.assertEqual(R.messages[0][0], "ERROR")
+            self.assertIn(m.html_text(path), R.messages[0][2] + (R.messages[0][3] or ""))
+            self.assertIn(why, R.messages[0][2] + (R.messages[0][3] or ""))
+        self.assertEqual(len(self.wrapper_calls()), 1)  # only start-up's --help
 
     def test_missing_binary_stops_start_up(self):
         mod = self.make_module(os.path.join(self.tmp, "no-such-roo-ingest"))

@@ -232,7 +232,8 @@ class Mapping(unittest.TestCase):
 
     def test_settings_strings(self):
         stored = m.settings_to_strings("  /opt/roo-ingest ", True)
-        self.assertEqual(stored, {m.SETTING_BINARY_PATH: "/opt/roo-ingest", m.SETTING_NATIVE: "true"})
+        self.assertEqual(stored, {m.SETTING_BINARY_PATH: "/opt/roo-ingest", m.SETTING_NATIVE: "true",
+                                  m.SETTING_COMMAND_PREFIX: "", m.SETTING_MOUNT_ROOT: m.DEFAULT_MOUNT_ROOT})
         self.assertEqual(m.settings_from_strings(stored.get), ("/opt/roo-ingest", True))
         self.assertEqual(m.settings_from_strings(m.settings_to_strings(None, False).get), ("", False))
         self.assertEqual(m.settings_from_strings({}.get), ("", False))  # never set: the defaults
@@ -282,6 +283,61 @@ class Mapping(unittest.TestCase):
         self.assertIsNone(m.local_folder_root("x.json", 1))
         self.assertIsNone(m.local_folder_root("/a/b", 3))
         self.assertIsNone(m.local_folder_root(None, 1))
+
+    def test_windows_paths_seen_from_wsl(self):
+        """The paths Autopsy on Windows gives, as a WSL distribution sees them (drives under the automount root,
+        /mnt/ unless wsl.conf moves it; a distribution's own files under the UNC hosts wsl$ and wsl.localhost, then
+        its name), and back."""
+        table = [
+            ("C:\\Cases\\x.E01", "/mnt/c/Cases/x.E01"),
+            ("c:\\Cases\\x.E01", "/mnt/c/Cases/x.E01"),
+            ("D:/Evidence/disk 1/x.E01", "/mnt/d/Evidence/disk 1/x.E01"),
+            ("E:\\", "/mnt/e/"),
+            ("\\\\?\\C:\\Very\\long\\path.E01", "/mnt/c/Very/long/path.E01"),
+            ("\\\\wsl$\\Debian\\home\\bob\\x.E01", "/home/bob/x.E01"),
+            ("\\\\wsl.localhost\\Debian\\srv\\cases\\x.E01", "/srv/cases/x.E01"),
+            ("\\\\WSL$\\debian\\x.E01", "/x.E01"),
+            ("/already/linux/x.E01", "/already/linux/x.E01"),
+        ]
+        for windows, linux in table:
+            self.assertEqual(m.windows_to_linux(windows, "/mnt/", "Debian"), linux, windows)
+        self.assertEqual(m.windows_to_linux("C:\\Cases\\x.E01", "/media", None), "/media/c/Cases/x.E01")
+        self.assertEqual(m.windows_to_linux("\\\\wsl$\\Ubuntu\\x.E01", "/mnt/", None), "/x.E01")  # no -d: any
+        back = [
+            ("/mnt/c/Cases/case1/ModuleOutput/roo-ingest-5", "C:\\Cases\\case1\\ModuleOutput\\roo-ingest-5"),
+            ("/mnt/d", "D:\\"),
+            ("/home/bob/out", "\\\\wsl$\\Debian\\home\\bob\\out"),
+            ("/mnt/cases/x", "\\\\wsl$\\Debian\\mnt\\cases\\x"),  # not a drive letter
+        ]
+        for linux, windows in back:
+            self.assertEqual(m.linux_to_windows(linux, "/mnt/", "Debian"), windows, linux)
+        for windows in ("C:\\Cases\\case1\\ModuleOutput\\roo-ingest-5", "\\\\wsl$\\Debian\\home\\bob\\out"):
+            self.assertEqual(m.linux_to_windows(m.windows_to_linux(windows, "/mnt/", "Debian"), "/mnt/", "Debian"),
+                             windows)
+        # not mappable: a clear error naming the path
+        for windows, why in (("\\\\server\\share\\x.E01", "network share"),
+                             ("\\\\wsl$\\Ubuntu\\x.E01", "distribution Ubuntu"),
+                             ("C:relative.E01", "not a full path"),
+                             ("\\\\?\\UNC\\server\\share\\x.E01", "network share")):
+            with self.assertRaises(m.PathNotVisible) as e:
+                m.windows_to_linux(windows, "/mnt/", "Debian")
+            self.assertIn(windows, str(e.exception))
+            self.assertIn(why, str(e.exception))
+        with self.assertRaises(m.PathNotVisible):
+            m.linux_to_windows("/home/bob/out", "/mnt/", None)  # which distribution: unknown
+
+    def test_command_prefix(self):
+        self.assertEqual(m.split_command_prefix("wsl.exe -d Debian --"), ["wsl.exe", "-d", "Debian", "--"])
+        self.assertEqual(m.split_command_prefix('"C:\\Windows\\System32\\wsl.exe"  --distribution "Debian 12" --'),
+                         ["C:\\Windows\\System32\\wsl.exe", "--distribution", "Debian 12", "--"])
+        self.assertEqual(m.split_command_prefix("  "), [])
+        self.assertEqual(m.split_command_prefix(None), [])
+        self.assertEqual(m.wsl_distribution(["wsl.exe", "-d", "Debian", "--"]), "Debian")
+        self.assertEqual(m.wsl_distribution(["wsl", "--distribution", "Ubuntu-22.04"]), "Ubuntu-22.04")
+        self.assertIsNone(m.wsl_distribution(["wsl.exe", "--"]))
+        stored = m.settings_to_strings("/usr/bin/roo-ingest", False, "wsl.exe -d Debian --", "/mnt/")
+        self.assertEqual(m.command_settings_from_strings(stored.get), ("wsl.exe -d Debian --", "/mnt/"))
+        self.assertEqual(m.command_settings_from_strings({}.get), ("", m.DEFAULT_MOUNT_ROOT))
 
     def test_every_timed_row_gets_exactly_one_timeline_event(self):
         timed = 0

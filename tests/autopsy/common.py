@@ -35,6 +35,16 @@ def parse_args():
     sys.path.insert(0, os.path.join(REPO, "plugin", "autopsy"))
 
 
+def parse_repo_args():
+    """For the tests that need no binary: strips --repo (and an unused --binary) from sys.argv; the repository."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--repo", required=True)
+    parser.add_argument("--binary")
+    args, rest = parser.parse_known_args()
+    sys.argv[1:] = rest
+    return os.path.abspath(args.repo)
+
+
 def image_paths(name):
     return [os.path.join(REPO, "fixtures", "images", f) for f in IMAGES[name]]
 

@@ -21,7 +21,6 @@ checked; java.* and javax.* are the JDK's.
 
 usage: test_api_inventory.py [unittest args] --repo PATH
 """
-import argparse
 import ast
 import inspect
 import json
@@ -30,13 +29,11 @@ import re
 import sys
 import unittest
 
-parser = argparse.ArgumentParser(add_help=False)
-parser.add_argument("--repo", required=True)
-parser.add_argument("--binary")
-ARGS, REST = parser.parse_known_args()
-sys.argv[1:] = REST
+import common  # noqa: E402
+
+REPO = common.parse_repo_args()
 HERE = os.path.dirname(os.path.abspath(__file__))
-FOLDER = os.path.join(ARGS.repo, "plugin", "autopsy")
+FOLDER = os.path.join(REPO, "plugin", "autopsy")
 MODULE_FILES = [os.path.join(FOLDER, "roo_ingest_module.py")]
 with open(os.path.join(HERE, "autopsy_api_inventory.json"), encoding="utf-8") as f:
     INVENTORY = json.load(f)
@@ -154,7 +151,7 @@ class Checker(ast.NodeVisitor):
     """Collects the module's uses of the Sleuth Kit API, grouped where it tries alternatives."""
 
     def __init__(self, path, mapping_constants):
-        self.path = os.path.relpath(path, ARGS.repo)
+        self.path = os.path.relpath(path, REPO)
         self.constants = mapping_constants
         self.imports = {}
         self.groups = []  # [(alternatives: [[Use]], where)]
@@ -507,7 +504,7 @@ def mapping_constants():
 
 
 def check_source(text, path="plugin/autopsy/roo_ingest_module.py"):
-    checker = Checker(os.path.join(ARGS.repo, path), mapping_constants())
+    checker = Checker(os.path.join(REPO, path), mapping_constants())
     checker.visit(ast.parse(text, path))
     return checker
 
@@ -609,7 +606,7 @@ class ModuleUsesTheRealApi(unittest.TestCase):
     def test_module_calls_only_what_every_release_has(self):
         for path in MODULE_FILES:
             with open(path, encoding="utf-8") as f:
-                checker = check_source(f.read(), os.path.relpath(path, ARGS.repo))
+                checker = check_source(f.read(), os.path.relpath(path, REPO))
             self.assertEqual(checker.problems(), [])
             used = {(u.fqn[len(TSK):], u.name) for u in checker.all_uses()}
             # the walk saw the module's Sleuth Kit calls (a walk that saw nothing would pass too)

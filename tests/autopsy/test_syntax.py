@@ -12,7 +12,6 @@ The real Python 2.7 check is test_jython.py, which runs both files under Jython 
 
 usage: test_syntax.py [unittest args] --repo PATH
 """
-import argparse
 import ast
 import os
 import py_compile
@@ -21,12 +20,10 @@ import tempfile
 import unittest
 import warnings
 
-parser = argparse.ArgumentParser(add_help=False)
-parser.add_argument("--repo", required=True)
-parser.add_argument("--binary")
-ARGS, REST = parser.parse_known_args()
-sys.argv[1:] = REST
-FOLDER = os.path.join(ARGS.repo, "plugin", "autopsy")
+import common  # noqa: E402
+
+REPO = common.parse_repo_args()
+FOLDER = os.path.join(REPO, "plugin", "autopsy")
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the module's files, and the test files that run under Jython too
 FILES = [os.path.join(FOLDER, f) for f in sorted(os.listdir(FOLDER)) if f.endswith(".py")] + [

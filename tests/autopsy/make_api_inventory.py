@@ -354,6 +354,36 @@ def merge(per_tag):
     return result
 
 
+def dump(inventory):
+    """JSON with one line per class header and per member signature (short diffs when a release is added)."""
+    def j(v):
+        return json.dumps(v, sort_keys=True)
+    lines = ["{"]
+    for key in ("made_by", "source", "releases"):
+        lines.append(" %s: %s," % (j(key), j(inventory[key])))
+    lines.append(' "classes": {')
+    names = sorted(inventory["classes"])
+    for i, fqn in enumerate(names):
+        cls = inventory["classes"][fqn]
+        lines.append("  %s: {" % j(fqn))
+        for key in ("kind", "supertypes", "versions"):
+            lines.append("   %s: %s," % (j(key), j(cls[key])))
+        lines.append('   "members": {')
+        members = sorted(cls["members"])
+        for k, name in enumerate(members):
+            entries = cls["members"][name]
+            lines.append("    %s: [" % j(name))
+            lines.extend("     %s%s" % (j(e), "," if n < len(entries) - 1 else "") for n, e in enumerate(entries))
+            lines.append("    ]%s" % ("," if k < len(members) - 1 else ""))
+        lines.append("   }")
+        lines.append("  }%s" % ("," if i < len(names) - 1 else ""))
+    lines.append(" }")
+    lines.append("}")
+    text = "\n".join(lines) + "\n"
+    assert json.loads(text) == json.loads(j(inventory))
+    return text
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sleuthkit-git", required=True)
@@ -374,8 +404,7 @@ def main():
         "classes": merge(per_tag),
     }
     with open(args.out, "w", encoding="utf-8") as f:
-        json.dump(inventory, f, indent=1, sort_keys=True)
-        f.write("\n")
+        f.write(dump(inventory))
     print("%s: %d classes" % (args.out, len(inventory["classes"])), file=sys.stderr)
 
 

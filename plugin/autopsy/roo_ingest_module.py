@@ -1,24 +1,28 @@
 # -*- coding: utf-8 -*-
-"""Autopsy 4.x data-source ingest module: runs roo-ingest on the data source's image and posts its rows.
+"""Autopsy (4.19 and later) data-source ingest module: runs roo-ingest on the data source and posts its rows.
 
 Jython 2.7 (Autopsy's Python). The pattern is Autopsy's Plaso module and the RunExe tutorial: the module runs the
-native tool on Image.getPaths() with cancellation, then reads its output. Everything that decides what an artifact
-holds is in roo_mapping.py (pure Python, tested on real rows.jsonl files); this file only talks to Autopsy:
+native tool with cancellation, then reads its output. Everything that decides what an artifact holds is in
+roo_mapping.py (pure Python, tested on real rows.jsonl files); this file only talks to Autopsy:
 
-  1. start-up: find roo-ingest (module settings, $ROO_INGEST_BINARY, $PATH, /usr/bin, /usr/local/bin) and ask its
-     --help whether it has --progress=json;
-  2. run `roo-ingest --force -o <case>/ModuleOutput/roo-ingest-<data source id> IMAGE…` with stdout and stderr to
-     log files beside that folder; while it runs, poll for cancellation (the process is destroyed) and show its
-     stderr lines (JSON progress lines as a percentage when it has them; else indeterminate);
+  1. start-up: find roo-ingest (module settings, $ROO_INGEST_BINARY, $PATH, /usr/bin, /usr/local/bin; behind a
+     command prefix such as `wsl.exe -d Debian --`, the other side's) and ask its --help whether it has
+     --progress=json;
+  2. run `roo-ingest --force -o <case>/ModuleOutput/roo-ingest-<data source id> IMAGE…` for an image, or
+     `… --dir FOLDER` for each folder of a logical file set, with stdout and stderr to log files beside that
+     folder (through the prefix, every path as the Linux side sees it); while it runs, poll for cancellation (the
+     process is destroyed) and show its stderr lines (JSON progress lines as a percentage when it has them);
   3. register the ROO_* artifact and attribute types, read rows.jsonl, and for each row make a data artifact on the
      file the row came from (tsk_fs_info.img_offset + meta_addr + meta_seq, else parent path + name, else the data
      source) and, for a timed row, a TSK_TL_EVENT (TSK_DATETIME, TSK_DESCRIPTION, TSK_TL_EVENT_TYPE = id 23:
      STANDARD_ARTIFACT_CATCH_ALL, OTHER before Sleuth Kit 4.11.1) on the same file, so the row shows in the
-     Timeline with a readable description; post them in batches;
+     Timeline with a readable description; 500 rows at a time in one case-database transaction, then posted;
   4. add report.html (else report.json) to the case's reports and post an ingest message with the counts.
 
-Settings (the executable, --native) live as strings in Autopsy's GenericIngestModuleJobSettings, which Autopsy
-serialises with the job; ingest inbox messages are HTML, so every text in them is escaped (roo_mapping.html_text).
+Every Sleuth Kit call here is checked against the API of each supported release (tests/autopsy/README.md).
+Settings (the executable, --native, the command prefix and WSL's mount root) live as strings in Autopsy's
+GenericIngestModuleJobSettings, which Autopsy serialises with the job; ingest inbox messages are HTML, so every text
+in them is escaped (roo_mapping.html_text).
 
 Install: copy this folder (roo_ingest_module.py + roo_mapping.py) into Autopsy's python_modules folder as one
 sub-folder (Tools > Python Plugins opens it). See docs/autopsy.md.
@@ -462,8 +466,9 @@ class RooIngestModule(DataSourceIngestModule):
 
     def _resolve_file(self, sk_case, key, ds_id):
         """(object id, how it was found) of the row's source file; the data source when the case has no such file."""
-        cache_key = (key.get("local"), key.get("partition_offset"), key.get("pool_volume_block"), key.get("inode"), key.get("meta_seq"),
-                     key.get("path"), key.get("attr_type"), key.get("attr_id"), key.get("reallocated"))
+        cache_key = (key.get("local"), key.get("partition_offset"), key.get("pool_volume_block"), key.get("inode"),
+                     key.get("meta_seq"), key.get("path"), key.get("attr_type"), key.get("attr_id"),
+                     key.get("reallocated"))
         if cache_key in self.file_cache:
             return self.file_cache[cache_key]
         found = (ds_id, "data_source")

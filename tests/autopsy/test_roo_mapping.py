@@ -268,8 +268,9 @@ class Mapping(unittest.TestCase):
         key = m.file_key_in_folder(m.file_key(row), "/LogicalFileSet1/out")
         self.assertEqual((key["parent_path"], key["name"], key["inode"]), ("/LogicalFileSet1/out/C/Users/bob/",
                                                                             "x.json", None))
-        self.assertEqual(m.file_lookups(key, 4), [("path", "data_source_obj_id = 4 AND type IN (3, 8) AND "
-                                                  "name = 'x.json' AND parent_path = '/LogicalFileSet1/out/C/Users/bob/'")])
+        self.assertEqual(m.file_lookups(key, 4), [(
+            "path", "data_source_obj_id = 4 AND type IN (3, 8) AND name = 'x.json' AND "
+                    "parent_path = '/LogicalFileSet1/out/C/Users/bob/'")])
         self.assertEqual(m.file_key_in_folder(m.file_key(row), "/LogicalFileSet1/out/")["parent_path"],
                          "/LogicalFileSet1/out/C/Users/bob/")
 

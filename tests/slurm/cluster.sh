@@ -29,6 +29,16 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
+# True when every directory from / down to DIR lets others through (the x bit for "other").
+searchable_by_all() {
+  local dir
+  dir=$(readlink -f -- "$1") || return 1
+  while [[ $dir != / ]]; do
+    [[ $(stat -c %A -- "$dir") == *[xt] ]] || return 1
+    dir=$(dirname -- "$dir")
+  done
+}
+
 # Waits up to $1 seconds for the command after it to succeed, every 0.2 s.
 wait_for() {
   local deadline=$((SECONDS + $1)); shift
@@ -106,8 +116,9 @@ start_cluster() {
   # munged refuses a key directory others can read and a socket directory others cannot search.
   chmod 0700 "$SCRATCH/munge/key"
   local socket_dir=$SCRATCH/munge/run
-  # A Unix socket's path has at most 107 bytes: a deep SCRATCH gets its socket in a private directory under /tmp.
-  if ((${#socket_dir} > 80)); then
+  # A Unix socket's path has at most 107 bytes, and munged also refuses a socket directory below one that others cannot
+  # search (a checkout inside `mktemp -d`, mode 0700): either way the socket gets a private directory under /tmp.
+  if ((${#socket_dir} > 80)) || ! searchable_by_all "$SCRATCH"; then
     socket_dir=$(mktemp -d /tmp/roo-munge.XXXXXX)
     echo "$socket_dir" >"$SCRATCH/munge/socket-dir"
   else

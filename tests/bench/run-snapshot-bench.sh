@@ -7,7 +7,9 @@
 #
 #   tests/bench/run-snapshot-bench.sh [BUILD_DIR] [REPEATS]     (default build, 50)
 #
-# CHECK_READERS=1 also runs fixtures/tools/apfs_check.py on the container (libtsk, libfsapfs, apfsck; a few minutes).
+# CHECK_READERS=1 first has the independent readers check what apfs_put.py wrote (fixtures/README.md "Snapshots: 24
+# of them"; several minutes): apfsck on the bench's container, and fixtures/tools/apfs_check.py (libtsk, libfsapfs,
+# apfsck) on the same volume with short snapshot names, which libfsapfs 20201107 can open.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$repo/build}
@@ -16,8 +18,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/roo-snapshot-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 python3 "$repo/tests/bench/make_snapshot_volume.py" "$repo" "$work/volume"
 if [[ ${CHECK_READERS:-0} == 1 ]]; then
-  python3 "$repo/fixtures/tools/apfs_check.py" "$work/volume/volume.apfs" --epoch 1711929600 \
-    --volume "$(cat "$work/volume/apfs_put.args")"
+  apfsck "$work/volume/volume.apfs"
+  python3 "$repo/tests/bench/make_snapshot_volume.py" "$repo" "$work/short" --short-names
+  python3 "$repo/fixtures/tools/apfs_check.py" "$work/short/volume.apfs" --epoch 1711929600 \
+    --volume "$(cat "$work/short/apfs_put.args")"
+  rm -rf "$work/short"
 fi
 cmake --build "$build" --target snapshot_bench >/dev/null
 "$build/tests/plugin/snapshot_bench" "$work/volume/volume.apfs" "$work/volume/expected.tsv" "$repeats"

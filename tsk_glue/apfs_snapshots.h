@@ -57,7 +57,7 @@ class SnapshotMergingView : public roo::FileSystemView {
     int64_t listed = 0, same_extents = 0, opened = 0;
   };
   // Of all snapshots, and of each (in the order given).
-  const Counts& counts() const { return counts_; }
+  Counts counts() const;
   std::vector<std::pair<roo::SnapshotRef, Counts>> counts_by_snapshot() const;
 
  private:
@@ -74,7 +74,6 @@ class SnapshotMergingView : public roo::FileSystemView {
   std::unique_ptr<TskFileSystemView> live_;
   std::vector<Snapshot> snapshots_;
   std::vector<std::string> errors_;
-  Counts counts_;
 };
 
 }  // namespace roo::tsk

@@ -291,6 +291,10 @@ static bool carves_container_free_blocks(const tsk::Partition& p) {
 void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const OpenView& open_view,
                        FileSystemView& view, const std::vector<RooFile>& files, RowSink& out, CarveStats& stats,
                        CarvedCopies* copies) {
+  // An encrypted volume's blocks are ciphertext as stored, and libtsk opens it only through roo-ingest's decryption
+  // (tsk_glue/apfs_filevault.h), which carving does not use: nothing of it is carved, and its completeness
+  // statement says so (plugin/report.cpp).
+  if (p.pool_volume && p.pool_volume->encrypted) return;
   const auto started = std::chrono::steady_clock::now();
   std::string why;
   const std::optional<uint64_t> pool_block =

@@ -151,6 +151,11 @@ struct Omission {
   std::string why;
 };
 
+// What an unlocked FileVault volume's statement skips: roo-ingest decrypts its live tree and files itself
+// (tsk_glue/apfs_filevault.h), which neither libtsk's snapshot reading nor the carving goes through.
+const char* const kEncryptedSnapshots = "the encrypted volume's local snapshots";
+const char* const kEncryptedNotCarved = "the encrypted volume's freed blocks and its Roo files' slack";
+
 // What one partition's search covered (partitions[].completeness, docs/output-formats.md: every root and temp location
 // searched, what was found, skipped or failed and why), derived from what the part report already holds: the lists
 // stay in "scan"; this gives their sizes and the reasons in one place.
@@ -216,6 +221,16 @@ Completeness completeness_of(const std::optional<tsk::Partition>& p, const PartR
     if (dataless)
       c.skipped.push_back({"the volume's dataless local snapshots", dataless,
                            "they keep no file data (apfs_volume.snapshots); the others are read"});
+  }
+  if (p && p->pool_volume && p->pool_volume->encrypted) {
+    c.skipped.push_back({kEncryptedSnapshots, std::nullopt,
+                         "not listed, not read: libtsk lists and reads the snapshots of a volume it opens itself, and "
+                         "it cannot decrypt one (built without OpenSSL); roo-ingest decrypts the live volume only"});
+    if (deep)
+      c.skipped.push_back({kEncryptedNotCarved, std::nullopt,
+                           "not carved: they are stored as AES-XTS ciphertext and carving reads the stored bytes; "
+                           "the container's free blocks are carved as stored by the job of its first volume that is "
+                           "not encrypted, if any"});
   }
   if (!deep)
     c.skipped.push_back({"unallocated blocks, file slack and $OrphanFiles", std::nullopt,
@@ -371,7 +386,7 @@ void verification_json(Pretty& w, const RunReport& r) {
 std::string completeness_paragraph(const RunReport& r) {
   Completeness all;
   int64_t file_systems = 0, partitions_skipped = 0, partitions_failed = 0, skipped_deleted = 0, record_errors = 0,
-          problems = 0;
+          problems = 0, encrypted_snapshots = 0, encrypted_not_carved = 0;
   for (const auto& [p, part] : r.partitions) {
     const Completeness c = completeness_of(p, part, r.deep);
     if (c.searched) ++file_systems;
@@ -382,8 +397,11 @@ std::string completeness_paragraph(const RunReport& r) {
     all.roots += c.roots;
     all.task_dirs += c.task_dirs;
     all.files_parsed += c.files_parsed;
-    for (const Omission& o : c.skipped)
+    for (const Omission& o : c.skipped) {
       if (o.what == "deleted names whose content was not read") skipped_deleted += o.count.value_or(0);
+      encrypted_snapshots += o.what == kEncryptedSnapshots;
+      encrypted_not_carved += o.what == kEncryptedNotCarved;
+    }
     for (const Omission& o : c.failed) {
       if (o.what == "records that could not be parsed") record_errors += o.count.value_or(0);
       if (o.what == "problems reported while reading") problems += o.count.value_or(0);
@@ -398,6 +416,9 @@ std::string completeness_paragraph(const RunReport& r) {
   if (partitions_skipped) skipped += n(partitions_skipped, "partition(s) with no file system to search") + ", ";
   if (!r.deep) skipped += "unallocated blocks, file slack and $OrphanFiles (no --deep), ";
   if (skipped_deleted) skipped += n(skipped_deleted, "deleted name(s) whose content was not read") + ", ";
+  if (encrypted_snapshots) skipped += n(encrypted_snapshots, "encrypted volume(s)' snapshots (not listed)") + ", ";
+  if (encrypted_not_carved)
+    skipped += n(encrypted_not_carved, "encrypted volume(s)' freed blocks and file slack (not carved)") + ", ";
   skipped += "directories outside the catalog";
   std::string failed;
   if (partitions_failed) failed += n(partitions_failed, "partition(s) not (fully) processed") + ", ";

@@ -103,13 +103,13 @@ std::vector<roo::FileMeta> SnapshotMergingView::list_dir(const roo::FileMeta& di
         for (size_t i : same_name) {
           if (out[i].is_dir || !own || extents_at(i) != own) continue;
           out[i].same_in_snapshots.push_back(s.opened.ref);
-          ++counts_.same_extents;
+          ++s.counts.same_extents;
           folded = true;
           break;
         }
         if (folded) continue;
         extents.emplace(out.size(), own);
-        ++counts_.listed;
+        ++s.counts.listed;
       }
       e.name_allocated = false;
       e.recovery = roo::Recovery::snapshot;
@@ -127,9 +127,28 @@ std::vector<roo::FileMeta> SnapshotMergingView::list_dir(const roo::FileMeta& di
 std::unique_ptr<roo::ByteSource> SnapshotMergingView::open(const roo::FileMeta& file) {
   if (!file.snapshot) return live_->open(file);
   for (Snapshot& s : snapshots_)
-    if (s.opened.ref == *file.snapshot) return s.opened.view->open(file);
+    if (s.opened.ref == *file.snapshot) {
+      if (s.opened_paths.insert(file.path).second) ++s.counts.opened;
+      return s.opened.view->open(file);
+    }
   errors_.push_back(file.path + ": snapshot " + file.snapshot->name + " is not open");
   return nullptr;
+}
+
+SnapshotMergingView::Counts SnapshotMergingView::counts() const {
+  Counts all;
+  for (const Snapshot& s : snapshots_) {
+    all.listed += s.counts.listed;
+    all.same_extents += s.counts.same_extents;
+    all.opened += s.counts.opened;
+  }
+  return all;
+}
+
+std::vector<std::pair<roo::SnapshotRef, SnapshotMergingView::Counts>> SnapshotMergingView::counts_by_snapshot() const {
+  std::vector<std::pair<roo::SnapshotRef, Counts>> out;
+  for (const Snapshot& s : snapshots_) out.emplace_back(s.opened.ref, s.counts);
+  return out;
 }
 
 std::vector<std::string> SnapshotMergingView::errors() const {

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,16 +51,21 @@ class SnapshotMergingView : public roo::FileSystemView {
   std::vector<roo::FileMeta> list_orphans() override { return live_->list_orphans(); }
   std::vector<std::string> errors() const override;
 
-  // Snapshot copies read so far (listed with their own rows) and not read (same extents as a listed copy).
+  // Snapshot files so far: listed as copies of their own, not listed (same extents as a listed copy), and opened
+  // (their bytes read, once or more: each file counts once).
   struct Counts {
-    int64_t listed = 0, same_extents = 0;
+    int64_t listed = 0, same_extents = 0, opened = 0;
   };
-  const Counts& counts() const { return counts_; }
+  // Of all snapshots, and of each (in the order given).
+  Counts counts() const;
+  std::vector<std::pair<roo::SnapshotRef, Counts>> counts_by_snapshot() const;
 
  private:
   struct Snapshot {
     OpenedSnapshot opened;
     std::map<std::string, roo::FileMeta> dirs;  // by path: its directories met so far, as it lists them
+    Counts counts;
+    std::set<std::string> opened_paths;
   };
   // The snapshot's directory at `path`, found through the listings of its parents (cached); nothing when the
   // snapshot has no directory there.
@@ -68,7 +74,6 @@ class SnapshotMergingView : public roo::FileSystemView {
   std::unique_ptr<TskFileSystemView> live_;
   std::vector<Snapshot> snapshots_;
   std::vector<std::string> errors_;
-  Counts counts_;
 };
 
 }  // namespace roo::tsk

@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
-# What an APFS volume's local snapshots cost a scan: builds tests/bench/snapshot_bench.cpp and runs it on
-# fixtures/apfs/macos-apfs-snap.E01's Data volume with 0, 1 and 24 snapshots (the fixture's one snapshot opened 24
-# times over: 24 snapshots that keep the same state, as hourly snapshots mostly do). Prints CPU seconds per scan,
-# how many snapshot copies were read and how many were not (same extents as a copy already listed), and each figure's
-# ratio to the scan without snapshots. Never fails on timing.
+# What an APFS volume's local snapshots cost a scan: writes the bench's container (tests/bench/make_snapshot_volume.py:
+# a Data volume with 24 hourly snapshots, most files' extents shared with the live file's, a few changed) into a
+# scratch directory, builds tests/bench/snapshot_bench.cpp and scans the volume with no snapshot and with all 24 in
+# the same run. Prints CPU seconds per scan and their ratio, and per snapshot how many of its files were opened
+# against how many it alone holds. Never fails on timing; exits 1 when a snapshot's opened files differ from that.
 #
 #   tests/bench/run-snapshot-bench.sh [BUILD_DIR] [REPEATS]     (default build, 50)
+#
+# CHECK_READERS=1 first has the independent readers check what apfs_put.py wrote (fixtures/README.md "Snapshots: 24
+# of them"; several minutes): apfsck on the bench's container, and fixtures/tools/apfs_check.py (libtsk, libfsapfs,
+# apfsck) on the same volume with short snapshot names, which libfsapfs 20201107 can open.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$repo/build}
 repeats=${2:-50}
+work=$(mktemp -d "${TMPDIR:-/tmp}/roo-snapshot-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+python3 "$repo/tests/bench/make_snapshot_volume.py" "$repo" "$work/volume"
+if [[ ${CHECK_READERS:-0} == 1 ]]; then
+  apfsck "$work/volume/volume.apfs"
+  python3 "$repo/tests/bench/make_snapshot_volume.py" "$repo" "$work/short" --short-names
+  python3 "$repo/fixtures/tools/apfs_check.py" "$work/short/volume.apfs" --epoch 1711929600 \
+    --volume "$(cat "$work/short/apfs_put.args")"
+  rm -rf "$work/short"
+fi
 cmake --build "$build" --target snapshot_bench >/dev/null
-"$build/tests/plugin/snapshot_bench" "$repo/fixtures/apfs/macos-apfs-snap.E01" "$repeats"
+"$build/tests/plugin/snapshot_bench" "$work/volume/volume.apfs" "$work/volume/expected.tsv" "$repeats"

@@ -1,17 +1,24 @@
-// What reading an APFS volume's snapshots costs: the Data volume of fixtures/apfs/macos-apfs-snap.E01 scanned as the
-// live volume alone, with its one snapshot, and with that snapshot opened 24 times over (24 snapshots that all keep
-// the state the one does: as hourly Time Machine snapshots mostly do, each of them shares nearly every extent with
-// the live volume). Prints CPU seconds (user+sys) per scan, the rows, how many snapshot copies were read and how many
-// were not (same extents), and the ratios to the live-only scan. Not a test: timings are never checked.
+// What reading an APFS volume's snapshots costs: the volume with the most snapshots in IMAGE (the bench's 24-snapshot
+// Data volume, tests/bench/make_snapshot_volume.py) scanned as the live volume alone and with every snapshot, in the
+// same run. Prints CPU seconds (user+sys) per scan, the rows, and the ratio of the two; then, per snapshot, its files
+// listed as copies of their own, not listed (same extents as the live file's or a newer snapshot's copy), and opened,
+// against EXPECTED (lines "XID<TAB>NAME<TAB>FILES": how many files each snapshot alone holds, from the image's plan).
+// Not a test: timings are never checked; the exit status is 1 when a snapshot's opened files differ from EXPECTED
+// (a snapshot copy read although its extents are a newer copy's, or a differing one not read).
 //
-//   snapshot_bench IMAGE [REPEATS]
+//   snapshot_bench IMAGE EXPECTED [REPEATS]
 //
 // The scan is the one roo-ingest runs on a volume (core/discovery.h scan_file_system), rows serialised as rows.jsonl
-// lines (row_to_json_line) and dropped.
+// lines (row_to_json_line) and dropped; the snapshots are opened as tsk_glue/tsk_evidence.cpp opens them, newest
+// first.
 #include <sys/resource.h>
 #include <tsk/libtsk.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,28 +57,42 @@ struct Figures {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: snapshot_bench IMAGE [REPEATS]\n");
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: snapshot_bench IMAGE EXPECTED [REPEATS]\n");
     return 2;
   }
-  const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 20;
+  const int repeats = argc > 3 ? std::max(1, std::atoi(argv[3])) : 20;
+  std::map<uint64_t, int64_t> expected;  // xid -> files that snapshot alone holds
+  {
+    std::ifstream in(argv[2]);
+    std::string line;
+    while (std::getline(in, line)) {
+      std::istringstream fields(line);
+      uint64_t xid = 0;
+      std::string name;
+      int64_t files = 0;
+      if (fields >> xid >> name >> files) expected[xid] = files;
+    }
+  }
   auto image = roo::tsk::Image::open({argv[1]});
-  const roo::tsk::Partition* data = nullptr;
+  const roo::tsk::Partition* part = nullptr;
   const roo::tsk::PoolVolume* found = nullptr;
   std::vector<roo::tsk::Partition> parts = image->partitions();
   for (const roo::tsk::Partition& p : parts)
     if (p.container)
       for (const roo::tsk::PoolVolume& v : p.container->volumes)
-        if (!v.snapshots.empty() && !found) {
-          data = &p;
+        if (!found || v.snapshots.size() > found->snapshots.size()) {
+          part = &p;
           found = &v;
         }
-  if (!found) {
+  if (!found || found->snapshots.empty()) {
     std::fprintf(stderr, "snapshot_bench: no APFS volume with a snapshot in %s\n", argv[1]);
     return 1;
   }
   const roo::tsk::PoolVolume& vol = *found;
-  const roo::tsk::PoolVolume::Snapshot& snap = vol.snapshots.front();
+  std::vector<const roo::tsk::PoolVolume::Snapshot*> newest_first;
+  for (const roo::tsk::PoolVolume::Snapshot& s : vol.snapshots) newest_first.push_back(&s);
+  std::stable_sort(newest_first.begin(), newest_first.end(), [](auto* a, auto* b) { return a->xid > b->xid; });
   // The image opened again through libtsk directly: the views below share it as Image::open_fs's do.
   const TSK_TCHAR* const paths[] = {argv[1]};
   std::shared_ptr<TSK_IMG_INFO> img(tsk_img_open(1, paths, TSK_IMG_TYPE_DETECT, 0), tsk_img_close);
@@ -81,16 +102,17 @@ int main(int argc, char** argv) {
   }
   roo::VolumeInfo info;
   info.evidence = "bench";
-  info.partition_offset = data->offset_bytes;
+  info.partition_offset = part->offset_bytes;
   info.fs_type = "apfs";
   info.pool_volume = roo::PoolVolumeRef{vol.uuid, vol.name, vol.role, vol.block};
 
-  auto scan = [&](int snapshots) {
+  std::vector<std::pair<roo::SnapshotRef, roo::tsk::SnapshotMergingView::Counts>> by_snapshot;
+  auto scan = [&](bool with_snapshots) {
     Figures f;
     for (int i = 0; i < repeats; ++i) {
       const double start = cpu_seconds();
       std::string why;
-      roo::tsk::PoolVolumeFs live = roo::tsk::open_pool_volume(img.get(), data->offset_bytes, vol.block, "", &why);
+      roo::tsk::PoolVolumeFs live = roo::tsk::open_pool_volume(img.get(), part->offset_bytes, vol.block, "", &why);
       if (!live.fs) {
         std::fprintf(stderr, "snapshot_bench: %s\n", why.c_str());
         std::exit(1);
@@ -99,19 +121,17 @@ int main(int argc, char** argv) {
                                                                      std::move(live.keep));
       std::unique_ptr<roo::FileSystemView> view;
       roo::tsk::SnapshotMergingView* merged = nullptr;
-      if (snapshots == 0) {
+      if (!with_snapshots) {
         view = std::move(live_view);
       } else {
         std::vector<roo::tsk::OpenedSnapshot> opened;
-        for (int s = 0; s < snapshots; ++s) {
-          auto v = roo::tsk::open_pool_volume_snapshot(img, data->offset_bytes, vol.block, snap.xid, info, &why);
+        for (const roo::tsk::PoolVolume::Snapshot* s : newest_first) {
+          auto v = roo::tsk::open_pool_volume_snapshot(img, part->offset_bytes, vol.block, s->xid, info, &why);
           if (!v) {
-            std::fprintf(stderr, "snapshot_bench: %s\n", why.c_str());
+            std::fprintf(stderr, "snapshot_bench: snapshot %s: %s\n", s->name.c_str(), why.c_str());
             std::exit(1);
           }
-          roo::SnapshotRef ref = roo::tsk::snapshot_ref(snap);
-          ref.name += "#" + std::to_string(s + 1);
-          opened.push_back({std::move(ref), std::move(v)});
+          opened.push_back({roo::tsk::snapshot_ref(*s), std::move(v)});
         }
         auto m = std::make_unique<roo::tsk::SnapshotMergingView>(std::move(live_view), std::move(opened));
         merged = m.get();
@@ -123,23 +143,43 @@ int main(int argc, char** argv) {
       roo::scan_file_system(*view, sink, report);
       f.seconds += cpu_seconds() - start;
       f.rows = sink.rows;
-      if (merged) f.counts = merged->counts();
+      if (merged) {
+        f.counts = merged->counts();
+        by_snapshot = merged->counts_by_snapshot();
+      }
     }
     f.seconds /= repeats;
     f.opening /= repeats;
     return f;
   };
 
-  const Figures none = scan(0), one = scan(1), many = scan(24);
-  std::printf("snapshot_bench: %s, Data volume, %d scans each (CPU seconds per scan, user+sys)\n", argv[1], repeats);
-  auto line = [&](const char* what, const Figures& f) {
-    std::printf("  %-13s %8.4f s (opening %.4f s)  %4lld rows  snapshot copies read %lld, not read (same extents) %lld"
-                "  ratio %.2f\n",
-                what, f.seconds, f.opening, static_cast<long long>(f.rows), static_cast<long long>(f.counts.listed),
-                static_cast<long long>(f.counts.same_extents), none.seconds > 0 ? f.seconds / none.seconds : 0.0);
+  const Figures none = scan(false), all = scan(true);
+  std::printf("snapshot_bench: %s, volume %s (%zu snapshots), %d scans each (CPU seconds per scan, user+sys)\n",
+              argv[1], vol.name.c_str(), vol.snapshots.size(), repeats);
+  auto line = [&](const std::string& what, const Figures& f) {
+    std::printf("  %-14s %8.4f s (opening %.4f s)  %4lld rows  snapshot files listed %lld, not listed (same "
+                "extents) %lld, opened %lld\n",
+                what.c_str(), f.seconds, f.opening, static_cast<long long>(f.rows),
+                static_cast<long long>(f.counts.listed), static_cast<long long>(f.counts.same_extents),
+                static_cast<long long>(f.counts.opened));
   };
   line("0 snapshots", none);
-  line("1 snapshot", one);
-  line("24 snapshots", many);
-  return 0;
+  line(std::to_string(vol.snapshots.size()) + " snapshots", all);
+  std::printf("  cost of %zu snapshots / cost of none: %.2f\n", vol.snapshots.size(),
+              none.seconds > 0 ? all.seconds / none.seconds : 0.0);
+  std::printf("  per snapshot (newest first): xid name: listed / not listed (same extents) / opened, expected\n");
+  int wrong = 0;
+  for (const auto& [ref, c] : by_snapshot) {
+    const auto want = expected.find(ref.xid);
+    const bool ok = want != expected.end() && want->second == c.opened;
+    wrong += !ok;
+    std::printf("    %3llu %s: %lld / %lld / %lld, expected %s%s\n", static_cast<unsigned long long>(ref.xid),
+                ref.name.c_str(), static_cast<long long>(c.listed), static_cast<long long>(c.same_extents),
+                static_cast<long long>(c.opened),
+                want == expected.end() ? "(none)" : std::to_string(want->second).c_str(), ok ? "" : "  DIFFERS");
+  }
+  if (by_snapshot.size() != expected.size()) ++wrong;
+  std::printf("  a snapshot's copy opened only when its extents differ: %s\n",
+              wrong ? "NO (see DIFFERS above)" : "yes, in every snapshot");
+  return wrong ? 1 : 0;
 }

@@ -87,38 +87,7 @@ class Apfs(unittest.TestCase):
                         report["partitions"][0]["reason"])
         self.assertEqual(rows, [])
 
-    # The pool code path on damaged containers: each copy has a few bytes overwritten inside the blocks the container
-    # uses (its metadata: superblocks, checkpoint, object maps, B-trees). Whatever libtsk makes of it, the run ends
-    # with a report and an exit status the report explains (0 parsed, 5 partial: a worker crashed or hung, 6 nothing
-    # opened), in bounded time; a crash stays in its worker.
-    def test_mutated_containers_end_with_a_report(self):
-        import random
-        with open(real_container(), "rb") as f:
-            original = f.read()
-        rng = random.Random(20261202)  # the same copies every run
-        used_blocks = 110  # pstat: 450560 bytes in use, the first blocks of the container
-        with tempfile.TemporaryDirectory() as tmp:
-            os.mkdir(os.path.join(tmp, "evidence"))
-            for n in range(40):
-                data = bytearray(original)
-                for _ in range(rng.choice((1, 4, 16))):
-                    at = rng.randrange(used_blocks * 4096)
-                    data[at] = rng.randrange(256)
-                path = os.path.join(tmp, "evidence", f"mutated-{n}.raw")
-                with open(path, "wb") as f:
-                    f.write(data)
-                out = os.path.join(tmp, f"out-{n}")
-                proc = subprocess.run([BINARY, "-q", "--deep", "--stall-timeout", "20", "-o", out, path],
-                                      capture_output=True, text=True, timeout=120)
-                self.assertIn(proc.returncode, (0, 5, 6), f"copy {n}: {proc.stderr}")
-                with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
-                    report = json.load(f)
-                statuses = [p["status"] for p in report["partitions"]]
-                self.assertTrue(statuses, f"copy {n}")
-                if proc.returncode == 0:
-                    self.assertIn("parsed", statuses, f"copy {n}")
-                os.remove(path)
-                shutil.rmtree(out)
+    # Mutated copies of this container (and of the other APFS fixtures): tests/plugin/apfs_mutation_e2e_test.py.
 
 
 SNAPSHOT = {"name": "com.apple.TimeMachine.2026-04-23-080000.local", "xid": 1, "created": "2026-04-23T08:00:00Z"}
@@ -462,10 +431,10 @@ class ApfsFileVault(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def run_tool(self, name, *options, stdin=None):
+    def run_tool(self, name, *options, stdin=None, quiet=True):
         out = os.path.join(self.tmp, name)
-        proc = subprocess.run([BINARY, "--quiet", *options, apfs_image(self.IMAGE), "-o", out], capture_output=True,
-                              input=stdin)
+        proc = subprocess.run([BINARY, *(["--quiet"] if quiet else []), *options, apfs_image(self.IMAGE), "-o", out],
+                              capture_output=True, input=stdin)
         report, rows = None, []
         if os.path.exists(os.path.join(out, "report.json")):
             with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
@@ -577,6 +546,40 @@ class ApfsFileVault(unittest.TestCase):
                         self.assertNotIn(secret.decode().encode("utf-16-le"), data, os.path.join(top, name))
         self.assertGreater(looked, 10)
         self.assertIn("--password-file", runs[0][2]["command_line"])
+
+    # With --deep, the unlocked volume's freed blocks and its Roo files' slack are not carved (ciphertext as stored;
+    # roo-ingest's decryption serves the scan only), nor its snapshots listed (libtsk reads no snapshot of a volume
+    # it cannot open itself): its completeness statement and the summary say so, and no carving error stands in for
+    # it. The container's free blocks are carved once, by Spare's job: all of them (pstat: "Capacity Available:
+    # 553041920 B").
+    def test_deep_says_what_of_the_encrypted_volume_is_not_carved(self):
+        proc, _, report, _ = self.run_tool("deep", "--deep", "--password-file", self.password_file(self.PASSWORD),
+                                           quiet=False)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        vols = self.volumes(report)
+        enc, spare = vols["Macintosh HD"], vols["Spare"]
+        self.assertEqual(enc["status"], "parsed")
+        skipped = {s["what"]: s["why"] for s in enc["completeness"]["skipped"]}
+        self.assertIn("the encrypted volume's freed blocks and its Roo files' slack", skipped)
+        self.assertTrue(skipped["the encrypted volume's freed blocks and its Roo files' slack"].startswith(
+            "not carved: they are stored as AES-XTS ciphertext"))
+        self.assertTrue(skipped["the encrypted volume's local snapshots"].startswith("not listed, not read"))
+        self.assertEqual(enc["scan"]["errors"], [])
+        self.assertEqual((enc["scan"]["carving"]["unallocated_bytes"], enc["scan"]["carving"]["slack_bytes"]), (0, 0))
+        self.assertEqual(spare["scan"]["carving"]["unallocated_bytes"], 553041920)
+        self.assertNotIn("the encrypted volume's local snapshots", [s["what"] for s in spare["completeness"]["skipped"]])
+        summary = proc.stdout.decode()
+        self.assertIn("1 encrypted volume(s)' snapshots (not listed), 1 encrypted volume(s)' freed blocks and file "
+                      "slack (not carved)", summary)
+
+    # Without --deep only the snapshots are said skipped (the rest is not carved on any volume, and said so).
+    def test_snapshots_of_the_encrypted_volume_are_said_not_listed(self):
+        proc, _, report, _ = self.run_tool("live", "--password-file", self.password_file(self.PASSWORD))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        whats = [s["what"] for s in self.volumes(report)["Macintosh HD"]["completeness"]["skipped"]]
+        self.assertIn("the encrypted volume's local snapshots", whats)
+        self.assertNotIn("the encrypted volume's freed blocks and its Roo files' slack", whats)
+        self.assertEqual(self.volumes(report)["Macintosh HD"]["apfs_volume"]["snapshots"], [])
 
     # Option errors: a password file that cannot be read or holds none, an empty standard input: exit code 2,
     # before any work.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/tsk_glue/tsk_test_util.h"
+#include "tsk_glue/apfs_snapshots.h"
 #include "tsk_glue/tsk_evidence.h"
 
 namespace roo::tsk {
@@ -115,6 +116,33 @@ TEST(ApfsSnapshots, UnchangedFilesAreFoldedAndChangedOnesListedTwice) {
   EXPECT_EQ(files[4].size, 1428u);  // fixtures/trees/macos-apfs-snap-older/…/ui_messages.json
   EXPECT_EQ(files[4].recovery, Recovery::snapshot);
   EXPECT_FALSE(files[4].name_allocated);
+}
+
+// What the view counts of its snapshot: each of its files met in the directories listed, either listed as a copy of
+// its own or not (the same extents as the live file's), and the copies opened, each once however often. Walking to
+// frank's Code task lists, of the tree's files, User/settings.json, tasks/_index.json and the task's four: all but
+// ui_messages.json on the live file's extents.
+TEST(ApfsSnapshots, CountsSayWhatTheSnapshotListedFoldedAndOpened) {
+  auto image = Image::open({(test::fixtures() / "apfs" / "macos-apfs-snap.E01").string()});
+  auto view = data_volume(*image);
+  ASSERT_TRUE(view);
+  auto* merged = dynamic_cast<SnapshotMergingView*>(view.get());
+  ASSERT_TRUE(merged);
+  const std::vector<FileMeta> files =
+      view->list_dir(walk(*view, kFrank + "/Code" + kRoot + "/019dabc5-57a7-7e4b-9c1d-3f5a8b20e6d4"));
+  ASSERT_EQ(files.size(), 5u);
+  ASSERT_TRUE(files[4].snapshot);
+  EXPECT_TRUE(view->open(files[3]));  // the live ui_messages.json: no snapshot's
+  EXPECT_TRUE(view->open(files[4]));
+  EXPECT_TRUE(view->open(files[4]));
+  const auto by_snapshot = merged->counts_by_snapshot();
+  ASSERT_EQ(by_snapshot.size(), 1u);
+  EXPECT_EQ(by_snapshot[0].first.name, kSnapshot);
+  const SnapshotMergingView::Counts& c = by_snapshot[0].second;
+  EXPECT_EQ(c.listed, 1);
+  EXPECT_EQ(c.same_extents, 5);
+  EXPECT_EQ(c.opened, 1);
+  EXPECT_EQ(merged->counts().opened, 1);
 }
 
 }  // namespace

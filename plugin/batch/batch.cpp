@@ -575,6 +575,14 @@ void json_string(std::string& out, const std::string& s) {
   out.append(buf.GetString(), buf.GetSize());
 }
 
+// An empty text as null.
+void json_string_or_null(std::string& out, const std::string& s) {
+  if (s.empty())
+    out += "null";
+  else
+    json_string(out, s);
+}
+
 // What Slurm says of the batch: asked only when the batch was ever submitted to Slurm (it has BATCHDIR/slurm/), so
 // a local batch's status needs no Slurm.
 struct SlurmView {
@@ -630,10 +638,7 @@ std::string status_json(const Manifest& m, const BatchOptions& o, const std::vec
     out += "null";
   } else {
     out += "{\"error\":";
-    if (slurm.error.empty())
-      out += "null";
-    else
-      json_string(out, slurm.error);
+    json_string_or_null(out, slurm.error);
     out += ",\"merge_jobs\":[";
     for (const QueuedTask& t : slurm.merge_jobs) {
       if (&t != &slurm.merge_jobs[0]) out += ',';
@@ -649,10 +654,7 @@ std::string status_json(const Manifest& m, const BatchOptions& o, const std::vec
     out += ",\"status\":\"" + s.status +
            "\",\"exit_code\":" + (s.exit_code < 0 ? "null" : std::to_string(s.exit_code));
     out += ",\"rows\":" + (s.rows < 0 ? std::string("null") : std::to_string(s.rows)) + ",\"why\":";
-    if (s.why.empty())
-      out += "null";
-    else
-      json_string(out, s.why);
+    json_string_or_null(out, s.why);
     out += ",\"slurm_task\":";
     if (s.slurm)
       json_task(out, *s.slurm);

@@ -27,6 +27,7 @@
 #include "plugin/formats/row_fields.h"
 #include "plugin/run.h"
 #include "plugin/batch/batch_internal.h"
+#include "plugin/batch/slurm_engine.h"
 
 namespace roo::batch {
 
@@ -35,7 +36,8 @@ using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 namespace detail {
 
-constexpr int kMarkerVersion = 1;
+// 2: a folder item's evidence file also holds the digest of the folder's whole tree (tree_digest below).
+constexpr int kMarkerVersion = 2;
 
 fs::path items_dir(const BatchOptions& o) { return fs::path(o.batch_dir) / "items"; }
 fs::path markers_dir(const BatchOptions& o) { return fs::path(o.batch_dir) / "markers"; }
@@ -124,17 +126,61 @@ std::optional<FileDigest> digest_file(const fs::path& p) {
   return d;
 }
 
+int64_t mtime_ns(const struct stat& st) {
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+// What a folder (--dir) item's marker records of the folder: a file changed deep inside changes only its own mtime
+// and that of no folder above it, so the folder's own mtime cannot tell. Every entry under the folder goes in, by
+// its path relative to the folder, in byte order of the names at each level: its type, size and mtime, as lstat
+// gives them (the folder reader, core/folder_evidence.cpp, never follows a symbolic link, nor does this). A walk
+// with one lstat per entry: cheap beside reading the files, and no file is opened.
+struct TreeDigest {
+  std::string sha256;
+  uint64_t entries = 0;
+};
+
+void digest_tree(const std::string& dir, const std::string& relative, Sha256& h, uint64_t& entries) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    names.push_back(it->path().filename().string());
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    const std::string path = dir + "/" + name, rel = relative.empty() ? name : relative + "/" + name;
+    struct stat st {};
+    if (lstat(path.c_str(), &st) != 0) continue;  // gone since it was listed
+    const char type = S_ISDIR(st.st_mode) ? 'd' : S_ISLNK(st.st_mode) ? 'l' : S_ISREG(st.st_mode) ? 'f' : 'o';
+    // NUL ends each field: no path holds one, so no two trees give the same bytes.
+    const std::string line = std::string(1, type) + '\0' + std::to_string(S_ISDIR(st.st_mode) ? 0 : st.st_size) +
+                             '\0' + std::to_string(mtime_ns(st)) + '\0' + rel + '\0';
+    h.update(line.data(), line.size());
+    ++entries;
+    if (S_ISDIR(st.st_mode)) digest_tree(path, rel, h, entries);
+  }
+}
+
+TreeDigest tree_digest(const std::string& folder) {
+  Sha256 h;
+  TreeDigest d;
+  digest_tree(folder, "", h, d.entries);
+  d.sha256 = h.hex();
+  return d;
+}
+
 struct FileStamp {
   std::string path;
   uint64_t size = 0;
   int64_t mtime_ns = 0;
+  std::optional<TreeDigest> tree;  // a folder item's folder only
 };
 
-std::optional<FileStamp> stamp(const std::string& path) {
+std::optional<FileStamp> stamp(const std::string& path, bool folder) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) return std::nullopt;
-  return FileStamp{path, static_cast<uint64_t>(S_ISDIR(st.st_mode) ? 0 : st.st_size),
-                   static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+  FileStamp s{path, static_cast<uint64_t>(S_ISDIR(st.st_mode) ? 0 : st.st_size), mtime_ns(st), std::nullopt};
+  if (folder && S_ISDIR(st.st_mode)) s.tree = tree_digest(path);
+  return s;
 }
 
 void put(JsonWriter& w, const char* key, const std::string& v) {
@@ -218,6 +264,11 @@ std::string marker_json(const ManifestItem& item, const BatchOptions& o, int exi
     w.Uint64(f.size);
     w.Key("mtime_ns");
     w.Int64(f.mtime_ns);
+    if (f.tree) {
+      w.Key("tree_entries");
+      w.Uint64(f.tree->entries);
+      put(w, "tree_sha256", f.tree->sha256);
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -303,10 +354,13 @@ bool marker_valid(const ManifestItem& item, const BatchOptions& o, std::string* 
   if (!files || !files->IsArray()) return say("the marker lists no evidence files");
   for (const rapidjson::Value& f : files->GetArray()) {
     const std::string p(string_member(f, "path").value_or(""));
-    auto now = stamp(p);
+    const bool the_folder = item.folder && p == item.paths[0];
+    auto now = stamp(p, the_folder);
     if (!now) return say(p + " is gone");
     if (static_cast<int64_t>(now->size) != int_member(f, "size_bytes") || now->mtime_ns != int_member(f, "mtime_ns"))
       return say(p + " changed (size or modification time) since the item ran");
+    if (the_folder && (!now->tree || string_member(f, "tree_sha256").value_or("") != now->tree->sha256))
+      return say("a file or folder inside " + p + " was changed, added or removed since the item ran");
   }
   if (!terminal_exit(static_cast<int>(int_member(*marker, "exit_code")))) return say("the marker's exit code");
   const rapidjson::Value* outputs = member(*marker, "outputs");
@@ -427,7 +481,7 @@ int run_item(const Manifest& m, const BatchOptions& o, int index) {
   if (report && rows) {
     std::vector<FileStamp> files;
     for (const std::string& f : evidence_files(*item, part / "report.json"))
-      if (auto s = stamp(f)) files.push_back(*s);
+      if (auto s = stamp(f, item->folder && f == item->paths[0])) files.push_back(*s);
     fs::remove_all(out, ec);
     fs::rename(part, out, ec);
     if (!ec && write_atomically(marker_path(o, *item), marker_json(*item, o, code, files, *report, *rows))) {
@@ -461,10 +515,22 @@ int run_item(const Manifest& m, const BatchOptions& o, int index) {
 
 // ---- status ----
 
-ItemStatus detail::item_status(const ManifestItem& item, const BatchOptions& o) {
+namespace {
+
+// "412_3 PENDING (JobHeldUser)": a Slurm job as --status names it.
+std::string task_words(const QueuedTask& t) {
+  return t.job_id + " " + t.state + (t.reason.empty() || t.reason == "None" ? "" : " (" + t.reason + ")");
+}
+
+}  // namespace
+
+ItemStatus detail::item_status(const ManifestItem& item, const BatchOptions& o,
+                               const std::map<int, QueuedTask>* queued) {
   ItemStatus s;
   s.item = &item;
   s.status = "missing";
+  if (queued)
+    if (auto it = queued->find(item.index); it != queued->end()) s.slurm = it->second;
   std::string stale;
   if (marker_valid(item, o, &stale)) {
     auto marker = read_json(marker_path(o, item));
@@ -474,6 +540,15 @@ ItemStatus detail::item_status(const ManifestItem& item, const BatchOptions& o) 
     s.rows = rows ? int_member(*rows, "rows") : -1;
     s.status = s.exit_code == kExitOk ? "done" : "partial";
     if (s.exit_code != kExitOk) s.why = exit_meaning(s.exit_code);
+    return s;
+  }
+  // Slurm's word before the markers': a task that waits, or runs but has not taken the item's lock yet, leaves no
+  // trace in BATCHDIR, and a failed item's new task makes its failure old news.
+  if (s.slurm) {
+    const QueuedTask& t = *s.slurm;
+    const bool waits = t.state == "PENDING" || t.state.rfind("REQUEUE", 0) == 0;
+    s.status = waits && !item_running(o, item) ? "queued" : "running";
+    s.why = "Slurm job " + task_words(t);
     return s;
   }
   if (item_running(o, item)) {
@@ -500,40 +575,107 @@ void json_string(std::string& out, const std::string& s) {
   out.append(buf.GetString(), buf.GetSize());
 }
 
-std::string status_json(const Manifest& m, const BatchOptions& o, const std::vector<ItemStatus>& all) {
-  std::map<std::string, int> counts{{"done", 0}, {"partial", 0}, {"failed", 0}, {"running", 0}, {"missing", 0}};
+// An empty text as null.
+void json_string_or_null(std::string& out, const std::string& s) {
+  if (s.empty())
+    out += "null";
+  else
+    json_string(out, s);
+}
+
+// What Slurm says of the batch: asked only when the batch was ever submitted to Slurm (it has BATCHDIR/slurm/), so
+// a local batch's status needs no Slurm.
+struct SlurmView {
+  bool asked = false;
+  std::string error;                   // squeue could not be asked: why
+  std::map<int, QueuedTask> tasks;     // the array tasks listed, by manifest index
+  std::vector<QueuedTask> merge_jobs;  // the merge jobs listed
+};
+
+SlurmView ask_slurm(const BatchOptions& o) {
+  SlurmView v;
+  std::error_code ec;
+  const fs::path dir = fs::absolute(o.batch_dir, ec);
+  if (ec || !fs::is_directory(slurm::slurm_dir(dir), ec)) return v;
+  v.asked = true;
+  const auto jobs = slurm::queued_jobs_of_batch(dir, "", std::chrono::seconds(30), &v.error);
+  if (!jobs) return v;
+  for (const slurm::QueuedJob& j : *jobs) {
+    const QueuedTask t{j.job_id, j.state, j.reason};
+    if (j.merge)
+      v.merge_jobs.push_back(t);
+    else if (j.array_task > 0)
+      v.tasks[j.array_task] = t;
+  }
+  return v;
+}
+
+const char* const kStatuses[] = {"done", "partial", "failed", "queued", "running", "missing"};
+
+void json_task(std::string& out, const QueuedTask& t) {
+  out += "{\"job_id\":";
+  json_string(out, t.job_id);
+  out += ",\"state\":";
+  json_string(out, t.state);
+  out += ",\"reason\":";
+  json_string(out, t.reason);
+  out += '}';
+}
+
+std::string status_json(const Manifest& m, const BatchOptions& o, const std::vector<ItemStatus>& all,
+                        const SlurmView& slurm) {
+  std::map<std::string, int> counts;
   for (const ItemStatus& s : all) ++counts[s.status];
   std::string out = "{\"manifest\":";
   json_string(out, m.path);
   out += ",\"batch_dir\":";
   json_string(out, o.batch_dir);
   out += ",\"counts\":{";
-  for (const char* k : {"done", "partial", "failed", "running", "missing"})
-    out += std::string(k == std::string("done") ? "" : ",") + "\"" + k + "\":" + std::to_string(counts[k]);
-  out += "},\"items\":[";
+  for (const char* k : kStatuses)
+    out += std::string(k == kStatuses[0] ? "" : ",") + "\"" + k + "\":" + std::to_string(counts[k]);
+  out += "},\"slurm\":";
+  if (!slurm.asked) {
+    out += "null";
+  } else {
+    out += "{\"error\":";
+    json_string_or_null(out, slurm.error);
+    out += ",\"merge_jobs\":[";
+    for (const QueuedTask& t : slurm.merge_jobs) {
+      if (&t != &slurm.merge_jobs[0]) out += ',';
+      json_task(out, t);
+    }
+    out += "]}";
+  }
+  out += ",\"items\":[";
   for (const ItemStatus& s : all) {
     if (&s != &all[0]) out += ',';
     out += "{\"index\":" + std::to_string(s.item->index) + ",\"evidence_id\":";
     json_string(out, s.item->id);
-    out += ",\"status\":\"" + s.status + "\",\"exit_code\":" + (s.exit_code < 0 ? "null" : std::to_string(s.exit_code));
+    out += ",\"status\":\"" + s.status +
+           "\",\"exit_code\":" + (s.exit_code < 0 ? "null" : std::to_string(s.exit_code));
     out += ",\"rows\":" + (s.rows < 0 ? std::string("null") : std::to_string(s.rows)) + ",\"why\":";
-    if (s.why.empty())
-      out += "null";
+    json_string_or_null(out, s.why);
+    out += ",\"slurm_task\":";
+    if (s.slurm)
+      json_task(out, *s.slurm);
     else
-      json_string(out, s.why);
+      out += "null";
     out += '}';
   }
   out += "]}\n";
   return out;
 }
 
-std::string status_table(const BatchOptions& o, const std::vector<ItemStatus>& all) {
+std::string status_table(const BatchOptions& o, const std::vector<ItemStatus>& all, const SlurmView& slurm) {
   std::map<std::string, int> counts;
   for (const ItemStatus& s : all) ++counts[s.status];
-  std::string out = "batch " + o.batch_dir + ": " + std::to_string(all.size()) + " items: " +
-                    std::to_string(counts["done"]) + " done, " + std::to_string(counts["partial"]) + " partial, " +
-                    std::to_string(counts["failed"]) + " failed, " + std::to_string(counts["running"]) +
-                    " running, " + std::to_string(counts["missing"]) + " missing\n";
+  std::string out = "batch " + o.batch_dir + ": " + std::to_string(all.size()) + " items";
+  for (const char* k : kStatuses)
+    out += std::string(k == kStatuses[0] ? ": " : ", ") + std::to_string(counts[k]) + " " + k;
+  out += '\n';
+  if (!slurm.error.empty())
+    out += "  Slurm could not say which of the batch's tasks are queued or running: " + slurm.error + "\n";
+  for (const QueuedTask& t : slurm.merge_jobs) out += "  merge job " + task_words(t) + "\n";
   for (const ItemStatus& s : all) {
     char line[256];
     std::snprintf(line, sizeof line, "  %4d  %-24s %-8s", s.item->index, s.item->id.c_str(), s.status.c_str());
@@ -550,9 +692,10 @@ std::string status_table(const BatchOptions& o, const std::vector<ItemStatus>& a
 }  // namespace
 
 int print_status(const Manifest& m, const BatchOptions& o) {
+  const SlurmView slurm = ask_slurm(o);
   std::vector<ItemStatus> all;
-  for (const ManifestItem& item : m.items) all.push_back(item_status(item, o));
-  std::fputs((o.json ? status_json(m, o, all) : status_table(o, all)).c_str(), stdout);
+  for (const ManifestItem& item : m.items) all.push_back(item_status(item, o, slurm.asked ? &slurm.tasks : nullptr));
+  std::fputs((o.json ? status_json(m, o, all, slurm) : status_table(o, all, slurm)).c_str(), stdout);
   return kExitOk;
 }
 
@@ -671,6 +814,18 @@ int run_local(const Manifest& m, const BatchOptions& o) {
   if (batch_lock < 0 || flock(batch_lock, LOCK_EX | LOCK_NB) != 0) {
     std::fprintf(stderr, "roo-ingest: error: another batch run is using %s; wait for it (--status shows it)\n",
                  o.batch_dir.c_str());
+    return kExitUsage;
+  }
+  // Not beside a Slurm array of the same batch that is still queued or running: the same rule as the Slurm engine's
+  // (slurm::submit_batch), so no item is run by both.
+  const SlurmView slurm = ask_slurm(o);
+  if (!slurm.tasks.empty() || !slurm.merge_jobs.empty()) {
+    const QueuedTask& first = slurm.tasks.empty() ? slurm.merge_jobs[0] : slurm.tasks.begin()->second;
+    std::fprintf(stderr,
+                 "roo-ingest: error: an earlier Slurm submission of this batch is still queued or running (%zu "
+                 "job(s), %s %s first); wait for it to end or scancel it, then run the command again\n",
+                 slurm.tasks.size() + slurm.merge_jobs.size(), first.job_id.c_str(), first.state.c_str());
+    close(batch_lock);
     return kExitUsage;
   }
   BatchProgress progress;

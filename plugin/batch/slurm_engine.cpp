@@ -276,23 +276,23 @@ std::optional<std::string> parse_parsable_job_id(const std::string& sbatch_stdou
   return id;
 }
 
-const char* const kSqueueFormat = "%F|%K|%i|%T|%k";
+const char* const kSqueueFormat = "%F|%K|%i|%T|%r|%k";
 
 std::vector<QueuedJob> parse_squeue(const std::string& squeue_stdout, const std::string& key) {
   const std::string items_comment = batch_comment(key, false);
   const std::string merge_comment = batch_comment(key, true);
   std::vector<QueuedJob> jobs;
   for (const std::string& line : split(squeue_stdout, '\n')) {
-    // Four separators, then the comment, which may itself hold '|' (another batch's, another user's).
+    // Five separators, then the comment, which may itself hold '|' (another batch's, another user's).
     std::vector<std::string> fields;
     size_t start = 0;
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 5; ++i) {
       const size_t bar = line.find('|', start);
       if (bar == std::string::npos) break;
       fields.push_back(line.substr(start, bar - start));
       start = bar + 1;
     }
-    if (fields.size() != 4) continue;
+    if (fields.size() != 5) continue;
     std::string comment = line.substr(start);
     while (!comment.empty() && (comment.back() == ' ' || comment.back() == '\r')) comment.pop_back();
     const bool merge = comment == merge_comment;
@@ -301,6 +301,7 @@ std::vector<QueuedJob> parse_squeue(const std::string& squeue_stdout, const std:
     QueuedJob job;
     job.array_job_id = fields[0];
     job.state = fields[3];
+    job.reason = fields[4];
     job.merge = merge;
     if (fields[1] == "N/A" || fields[1].empty()) {
       job.job_id = fields[2];

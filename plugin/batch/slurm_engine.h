@@ -99,10 +99,11 @@ struct QueuedJob {
   std::string array_job_id;  // "1234"
   int array_task = -1;       // 7; -1 for a job that is no array task (the merge job)
   std::string state;         // PENDING, RUNNING, COMPLETING, ...
+  std::string reason;        // why it waits, as squeue's %r says: JobHeldUser, Dependency, JobArrayTaskLimit; None
   bool merge = false;        // the batch's merge job (its comment says so)
 };
 
-// The squeue format queued_jobs_of_batch asks for: array job id, task id, job id, state, comment.
+// The squeue format queued_jobs_of_batch asks for: array job id, task id, job id, state, reason, comment.
 extern const char* const kSqueueFormat;
 // The jobs of the batch with this key in squeue's output for kSqueueFormat with -h -r (one line per array task);
 // lines of other batches and lines that do not parse are left out. A pending task range that squeue did not expand

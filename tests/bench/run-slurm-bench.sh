@@ -5,8 +5,8 @@
 #      (slurm_submit) with a wrapper that runs `roo-ingest IMG -o OUT` for the task's line: what scheduling costs
 #      per item, since the work is the same as in 1 and also one at a time;
 #   3. the same array throttled to P (%P, default: the number of cores);
-#   4. when roo-ingest has --manifest (the batch mode): `roo-ingest --manifest M -o B --engine slurm --parallel P`
-#      and `--engine local --parallel P`, each until its merge is done;
+#   4. when roo-ingest has --manifest (the batch mode): `roo-ingest --manifest M -o B --engine slurm --parallel 1`
+#      and `--parallel P`, and `--engine local --parallel 1` and `--parallel P`, each until its merge is done;
 # and prints for each the wall time, images/hour, and the scheduling overhead per item against 1.
 # It never fails on timing: it prints the figures and exits 0 (non-zero only when a step breaks).
 #
@@ -163,14 +163,14 @@ measure_array() {
   echo $(( $(cat "$batch/merge.end") - t0 ))
 }
 
-# 4. roo-ingest's own batch mode, ENGINE slurm or local, until its merge is done.
+# 4. roo-ingest's own batch mode, ENGINE (slurm or local) with --parallel P, until its merge is done.
 measure_batch() {
-  local batch=$OUTS/batch-$1 t0 rc
+  local batch=$OUTS/batch-$1-$2 t0 rc
   rm -rf "$batch"
   t0=$(now_ns)
   # Its stdout (what was submitted) to a log: this function's stdout is its figure.
-  rc=0; "$RI" --manifest "$MANIFEST" -o "$batch" --engine "$1" --parallel "$PARALLEL" -q > "$batch.log" || rc=$?
-  ok_exit $rc || die "roo-ingest --engine $1 exited $rc"
+  rc=0; "$RI" --manifest "$MANIFEST" -o "$batch" --engine "$1" --parallel "$2" -q > "$batch.log" || rc=$?
+  ok_exit $rc || die "roo-ingest --engine $1 --parallel $2 exited $rc"
   if [[ $1 == slurm ]]; then wait_batch_ended "$batch"; fi
   echo $(( $(now_ns) - t0 ))
 }
@@ -182,16 +182,18 @@ HAS_BATCH=0
 
 # Round-robin, so a change in the machine's load touches every figure alike; the best of the rounds is kept.
 best() { if [[ -z $1 || $2 -lt $1 ]]; then echo "$2"; else echo "$1"; fi; }
-SEQ_NS= ARRAY1_NS= ARRAYP_NS= BATCH_SLURM_NS= BATCH_LOCAL_NS=
+SEQ_NS= ARRAY1_NS= ARRAYP_NS= BATCH_SLURM1_NS= BATCH_SLURMP_NS= BATCH_LOCAL1_NS= BATCH_LOCALP_NS=
 for round in $(seq 1 "$ROUNDS"); do
   log "round $round of $ROUNDS: 1. sequential, 2. array %1, 3. array %$PARALLEL" \
-      "$([[ $HAS_BATCH == 1 ]] && echo ", 4. --engine slurm and local" || true)"
+      "$([[ $HAS_BATCH == 1 ]] && echo ", 4. --engine slurm and local, --parallel 1 and $PARALLEL" || true)"
   SEQ_NS=$(best "$SEQ_NS" "$(measure_sequential)")
   ARRAY1_NS=$(best "$ARRAY1_NS" "$(measure_array 1)")
   ARRAYP_NS=$(best "$ARRAYP_NS" "$(measure_array "$PARALLEL")")
   if [[ $HAS_BATCH == 1 ]]; then
-    BATCH_SLURM_NS=$(best "$BATCH_SLURM_NS" "$(measure_batch slurm)")
-    BATCH_LOCAL_NS=$(best "$BATCH_LOCAL_NS" "$(measure_batch local)")
+    BATCH_SLURM1_NS=$(best "$BATCH_SLURM1_NS" "$(measure_batch slurm 1)")
+    BATCH_SLURMP_NS=$(best "$BATCH_SLURMP_NS" "$(measure_batch slurm "$PARALLEL")")
+    BATCH_LOCAL1_NS=$(best "$BATCH_LOCAL1_NS" "$(measure_batch local 1)")
+    BATCH_LOCALP_NS=$(best "$BATCH_LOCALP_NS" "$(measure_batch local "$PARALLEL")")
   fi
 done
 
@@ -207,11 +209,13 @@ printf '%-44s %9s %12s %26s\n' "2. array %1 + merge job (scheduling cost)" "$(se
   "$(per_hour "$ARRAY1_NS")" "$(overhead "$ARRAY1_NS")"
 printf '%-44s %9s %12s %26s\n' "3. array %$PARALLEL + merge job" "$(seconds "$ARRAYP_NS")" "$(per_hour "$ARRAYP_NS")" \
   "$(overhead "$ARRAYP_NS")"
-if [[ -n $BATCH_SLURM_NS ]]; then
-  printf '%-44s %9s %12s %26s\n' "4. --engine slurm --parallel $PARALLEL (+ merge)" "$(seconds "$BATCH_SLURM_NS")" \
-    "$(per_hour "$BATCH_SLURM_NS")" "$(overhead "$BATCH_SLURM_NS")"
-  printf '%-44s %9s %12s %26s\n' "4. --engine local --parallel $PARALLEL (+ merge)" "$(seconds "$BATCH_LOCAL_NS")" \
-    "$(per_hour "$BATCH_LOCAL_NS")" "$(overhead "$BATCH_LOCAL_NS")"
+if [[ -n $BATCH_SLURM1_NS ]]; then
+  for row in "slurm 1 $BATCH_SLURM1_NS" "slurm $PARALLEL $BATCH_SLURMP_NS" "local 1 $BATCH_LOCAL1_NS" \
+             "local $PARALLEL $BATCH_LOCALP_NS"; do
+    read -r engine par ns <<< "$row"
+    printf '%-44s %9s %12s %26s\n' "4. --engine $engine --parallel $par (+ merge)" "$(seconds "$ns")" \
+      "$(per_hour "$ns")" "$(overhead "$ns")"
+  done
 fi
 echo "scheduling overhead per item (2 against 1): $(overhead "$ARRAY1_NS") s;" \
      "per-item work sequentially: $(awk -v n="$COPIES" -v ns="$SEQ_NS" 'BEGIN { printf "%.2f", ns / n / 1e9 }') s"

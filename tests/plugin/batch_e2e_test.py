@@ -7,6 +7,7 @@ manifest of the committed fixture images, a folder, a file that is no image and 
 - Bad items have their status; an item killed mid-run, or whose marker is deleted, is redone alone on the next run,
   and the case files are then byte-identical to those of an uninterrupted batch; a merge run again gives the same
   bytes, and adding a drive reads only that drive.
+- A folder (--dir) item is redone when a file deep inside it changes, though the folder's own mtime does not.
 - A manifest is refused up front for a repeated evidence id, the same image twice, no header, an unsafe id, or a
   BATCHDIR inside an evidence's directory.
 
@@ -173,7 +174,7 @@ class Batch(unittest.TestCase):
         self.assertIn(self.gone, st["gone"]["why"])
         self.assertEqual(st["laptop.raw"]["rows"], 463)
         table = self.tool("--manifest", m, "-o", self.batch, "--status", expect=0).stdout.splitlines()
-        self.assertEqual(table[0], f"batch {self.batch}: 6 items: 4 done, 1 partial, 1 failed, 0 running, 0 missing")
+        self.assertEqual(table[0], f"batch {self.batch}: 6 items: 4 done, 1 partial, 1 failed, 0 queued, 0 running, 0 missing")
         gone_line = next(l for l in table if " gone " in l)
         self.assertIn("failed", gone_line)
         self.assertIn("exit 3", gone_line)
@@ -342,6 +343,48 @@ class Batch(unittest.TestCase):
         self.assertEqual(rows[:len(two_items)], two_items)
         self.assertEqual(len(rows), len(two_items) + len(self.direct_rows(images("demo-split.E01"))))
         self.assertEqual(os.listdir(os.path.join(self.batch, "items")).count("three"), 1)
+
+    def test_a_folder_item_is_redone_when_a_file_deep_inside_changes(self):
+        tree = os.path.join(self.ev, "home-copy")
+        shutil.copytree(os.path.join(REPO, "fixtures", "trees", "linux-ext4"), tree, symlinks=True)
+        m = self.manifest([("home", tree + "/"), ("two", images("demo.E01"))])
+        self.batch_run(m, expect=0)
+        with open(os.path.join(self.batch, "markers", "home.done.json"), encoding="utf-8") as f:
+            stamped = json.load(f)["evidence_files"]
+        # Every entry under the folder, counted here by os.walk (files, folders and links alike, links not followed).
+        entries = sum(len(dirs) + len(files) for _, dirs, files in os.walk(tree))
+        self.assertEqual([(e["path"], e["tree_entries"]) for e in stamped], [(tree, entries)])
+        # Nothing touched: skipped, its marker not rewritten.
+        before = self.markers()
+        proc = self.batch_run(m, expect=0)
+        self.assertEqual(self.last_progress(proc.stderr)["items_skipped"], 2)
+        self.assertEqual(self.markers(), before)
+        # One byte of a task's ui_messages.json, five folders down, for another of the same size: no folder's
+        # mtime changes (the entries of no folder change), the file's own does.
+        nested = os.path.join(tree, "home", "carol", ".config", "VSCodium", "User", "globalStorage",
+                              "rooveterinaryinc.roo-cline", "tasks", "1736867512406", "ui_messages.json")
+        with open(nested, "rb") as f:
+            text = f.read()
+        self.assertIn(b"for an empty cart?", text)
+        folder_mtimes = [os.stat(d).st_mtime_ns for d in (tree, os.path.dirname(nested))]
+        with open(nested, "r+b") as f:
+            f.write(text.replace(b"for an empty cart?", b"for an emptY cart?"))
+        self.assertEqual([os.stat(d).st_mtime_ns for d in (tree, os.path.dirname(nested))], folder_mtimes)
+        self.assertEqual(os.path.getsize(nested), len(text))
+        st = self.status(m)
+        self.assertEqual((st["home"]["status"], st["two"]["status"]), ("missing", "done"))
+        self.assertIn("inside " + tree, st["home"]["why"])
+        self.assertNotIn("emptY cart", "\n".join(self.case_rows()))
+        proc = self.batch_run(m, expect=0)
+        self.assertEqual(self.last_progress(proc.stderr)["items_skipped"], 1)
+        self.assertIn("emptY cart", "\n".join(self.case_rows()))
+        # A file added deep inside, or one removed, is seen as well.
+        for change in (lambda: open(os.path.join(os.path.dirname(nested), "notes.txt"), "w").close(),
+                       lambda: os.remove(os.path.join(os.path.dirname(nested), "notes.txt"))):
+            change()
+            self.assertEqual(self.status(m)["home"]["status"], "missing")
+            self.batch_run(m, expect=0)
+            self.assertEqual(self.status(m)["home"]["status"], "done")
 
     # ---- refused up front ----
 

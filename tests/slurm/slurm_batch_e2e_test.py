@@ -4,7 +4,8 @@ fixture), end to end: `roo-ingest --manifest M -o B --engine slurm` with roo-ing
 in the array tasks and the merge job (plugin/batch/batch.h has the contract, plugin/batch/slurm_engine.h the
 submission).
 
-    slurm_batch_e2e_test.py BatchOnSlurm.test_NAME ... --binary ROO_INGEST --submit SLURM_SUBMIT --repo REPO --scratch DIR
+    slurm_batch_e2e_test.py BatchOnSlurm.test_NAME ... --binary ROO_INGEST --submit SLURM_SUBMIT --repo REPO \
+        --scratch DIR --shim TSK_READ_SHIM
 
 Exit status 77 (skipped) while the binary has no --manifest (before the batch mode is merged) or no cluster answers,
 so it turns on by itself once both are there. What it checks does not depend on the names of the case's fields:
@@ -13,9 +14,13 @@ so it turns on by itself once both are there. What it checks does not depend on 
   - a cancelled array task (scancel <job>_<index>) leaves its item missing, the same command run again submits that
     index alone, and the case is then identical to the uninterrupted run's.
   - a rerun submits only the items without a done marker: the missing path, whose exit code 3 is not terminal.
+  - --status (and --status --json) lists the items whose array task squeue shows pending (queued, with Slurm's
+    reason: held, throttled) or running, and the merge job; while they are queued neither engine starts the batch
+    again; once they are cancelled the items are missing.
 The manifest holds fixture images, a file that is no image and a path that is missing.
 """
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -149,12 +154,83 @@ class BatchOnSlurm(unittest.TestCase):
         self.assertEqual([s[3] for s in after[len(before):]], ["5%2"])  # the missing path, item 5, alone
         self.assertEqual(self.case_rows(batch), rows)
 
+    def test_status_shows_slurms_queued_and_running_tasks_and_a_second_start_is_refused(self):
+        images = os.path.join(REPO, "fixtures", "images")
+        manifest = os.path.join(self.work, "three.tsv")
+        with open(manifest, "w") as f:
+            f.write("evidence_id\tpath\n")
+            for name in ("demo", "recovery-ext4", "deleted-ntfs"):
+                f.write(f"{name}\t{images}/{name}.E01\n")
+        batch = self.batch_dir("status")
+
+        def tool(*args, check=True):
+            proc = subprocess.run([BINARY, "--manifest", manifest, "-o", batch, *args], capture_output=True, text=True,
+                                  timeout=DEADLINE)
+            if check and proc.returncode != 0:
+                raise AssertionError(f"roo-ingest {' '.join(args)} exited {proc.returncode}: {proc.stderr}")
+            return proc
+
+        def status():
+            return json.loads(tool("--status", "--json").stdout)
+
+        # One task at a time, each libtsk file read made slow (tests/plugin/tsk_read_shim.c) through the lab's own
+        # sbatch options, so item 1 surely runs while items 2 and 3 wait (for minutes; it is cancelled long before);
+        # item 3 is also held. A hold by root is an administrator's: Slurm's reason is then JobHeldAdmin.
+        tool("--engine", "slurm", "--parallel", "1",
+             f"--sbatch-options=--export=ALL,LD_PRELOAD={SHIM},ROO_SHIM_SLOW_MS=1000")
+        array_job, merge_job = self.submissions(batch)[0][1:3]
+        try:
+            subprocess.run(["scontrol", "hold", f"{array_job}_3"], check=True, timeout=60)
+            held = "JobHeldAdmin" if os.getuid() == 0 else "JobHeldUser"
+            wait_until("task 1 running, task 3 held",
+                       lambda: {f"{array_job}_1 1 RUNNING items None", f"{array_job}_3 3 PENDING items {held}"}
+                       <= set(self.queued(batch)))
+            st = status()
+            items = {i["evidence_id"]: i for i in st["items"]}
+            self.assertEqual({k: v for k, v in st["counts"].items() if v}, {"queued": 2, "running": 1})
+            self.assertEqual((items["demo"]["status"], items["demo"]["slurm_task"]["job_id"],
+                              items["demo"]["slurm_task"]["state"]), ("running", f"{array_job}_1", "RUNNING"))
+            self.assertEqual((items["recovery-ext4"]["status"], items["recovery-ext4"]["slurm_task"]["job_id"],
+                              items["recovery-ext4"]["slurm_task"]["state"]), ("queued", f"{array_job}_2", "PENDING"))
+            self.assertEqual((items["deleted-ntfs"]["status"], items["deleted-ntfs"]["slurm_task"]["reason"]),
+                             ("queued", held))
+            self.assertIn(held, items["deleted-ntfs"]["why"])
+            self.assertEqual([(j["job_id"], j["state"], j["reason"]) for j in st["slurm"]["merge_jobs"]],
+                             [(merge_job, "PENDING", "Dependency")])
+            self.assertIsNone(st["slurm"]["error"])
+            table = tool("--status").stdout
+            self.assertIn("3 items: 0 done, 0 partial, 0 failed, 2 queued, 1 running, 0 missing", table)
+            self.assertIn(f"merge job {merge_job} PENDING (Dependency)", table)
+            self.assertRegex(table, rf"3  deleted-ntfs +queued +Slurm job {array_job}_3 PENDING \({held}\)")
+
+            # While the array is queued, neither engine starts the batch again, and nothing more is submitted.
+            for engine in ("slurm", "local"):
+                proc = tool("--engine", engine, "--parallel", "1", check=False)
+                self.assertEqual(proc.returncode, 2, proc.stderr)
+                self.assertIn("still queued or running", proc.stderr)
+            self.assertEqual(len(self.submissions(batch)), 1)
+        finally:
+            subprocess.run(["scancel", array_job, merge_job], timeout=60)
+        wait_until("the batch's jobs gone", lambda: self.queued(batch) == [])
+        # The running task was killed before its item ended, the others never ran: all three missing, from the
+        # markers alone now that Slurm lists nothing.
+        st = status()
+        self.assertEqual({i["evidence_id"]: (i["status"], i["slurm_task"]) for i in st["items"]},
+                         {"demo": ("missing", None), "recovery-ext4": ("missing", None),
+                          "deleted-ntfs": ("missing", None)})
+        self.assertEqual(st["slurm"], {"error": None, "merge_jobs": []})
+        # And the batch may be started again.
+        tool("--engine", "slurm", "--parallel", "2")
+        wait_until("the batch has ended", lambda: self.queued(batch) == [])
+        self.assertEqual([s[3] for s in self.submissions(batch)], ["1-3%1", "1-3%2"])
+        self.assertEqual(status()["counts"]["done"], 3)
+
 
 def main():
-    global BINARY, SUBMIT, REPO, SCRATCH
+    global BINARY, SUBMIT, REPO, SCRATCH, SHIM
     args = sys.argv[1:]
-    BINARY, SUBMIT, REPO, SCRATCH = (os.path.abspath(args[args.index(flag) + 1])
-                                     for flag in ("--binary", "--submit", "--repo", "--scratch"))
+    BINARY, SUBMIT, REPO, SCRATCH, SHIM = (os.path.abspath(args[args.index(flag) + 1])
+                                           for flag in ("--binary", "--submit", "--repo", "--scratch", "--shim"))
     help_text = subprocess.run([BINARY, "--help"], capture_output=True, text=True, timeout=60).stdout
     if "--manifest" not in help_text:
         print("roo-ingest has no --manifest yet (the batch mode is not in this build): skipped")

@@ -210,16 +210,17 @@ TEST(Parsable, JobIdWithOrWithoutCluster) {
 
 TEST(Squeue, ThisBatchsTasksAndMergeJob) {
   const std::string key = "d11582a5effc9ce9";
-  // squeue -h -r -o '%F|%K|%i|%T|%k' as it printed on a test cluster, with a line of another batch, one of a job
-  // with no comment, a merge job, and a range squeue left unexpanded.
+  // squeue -h -r -o '%F|%K|%i|%T|%r|%k' as it prints on the test cluster (tests/slurm/cluster.sh), with a line of
+  // another batch, one of a job with no comment, a merge job, and a range squeue left unexpanded.
   const std::string out =
-      "42|5|42_5|PENDING|roo-ingest:d11582a5effc9ce9:items\n"
-      "42|1|42_1|RUNNING|roo-ingest:d11582a5effc9ce9:items\n"
-      "42|8-9%2|42_[8-9%2]|PENDING|roo-ingest:d11582a5effc9ce9:items\n"
-      "43|N/A|43|PENDING|roo-ingest:d11582a5effc9ce9:merge\n"
-      "50|2|50_2|RUNNING|roo-ingest:0000000000000000:items\n"
-      "51|N/A|51|RUNNING|(null)\n"
-      "52|N/A|52|RUNNING|a|comment|with|bars\n"
+      "42|5|42_5|PENDING|JobHeldUser|roo-ingest:d11582a5effc9ce9:items\n"
+      "42|1|42_1|RUNNING|None|roo-ingest:d11582a5effc9ce9:items\n"
+      "42|8-9%2|42_[8-9%2]|PENDING|JobArrayTaskLimit|roo-ingest:d11582a5effc9ce9:items\n"
+      "43|N/A|43|PENDING|Dependency|roo-ingest:d11582a5effc9ce9:merge\n"
+      "50|2|50_2|RUNNING|None|roo-ingest:0000000000000000:items\n"
+      "51|N/A|51|RUNNING|None|(null)\n"
+      "52|N/A|52|RUNNING|None|a|comment|with|bars\n"
+      "53|N/A|53|RUNNING|roo-ingest:d11582a5effc9ce9:items\n"
       "garbage\n"
       "\n";
   const auto jobs = parse_squeue(out, key);
@@ -228,15 +229,19 @@ TEST(Squeue, ThisBatchsTasksAndMergeJob) {
   EXPECT_EQ(jobs[0].array_job_id, "42");
   EXPECT_EQ(jobs[0].array_task, 5);
   EXPECT_EQ(jobs[0].state, "PENDING");
+  EXPECT_EQ(jobs[0].reason, "JobHeldUser");
   EXPECT_FALSE(jobs[0].merge);
   EXPECT_EQ(jobs[1].job_id, "42_1");
   EXPECT_EQ(jobs[1].state, "RUNNING");
+  EXPECT_EQ(jobs[1].reason, "None");
   EXPECT_EQ(jobs[2].job_id, "42_8");
   EXPECT_EQ(jobs[3].job_id, "42_9");
   EXPECT_EQ(jobs[3].array_task, 9);
+  EXPECT_EQ(jobs[3].reason, "JobArrayTaskLimit");
   EXPECT_EQ(jobs[4].job_id, "43");
   EXPECT_EQ(jobs[4].array_task, -1);
   EXPECT_TRUE(jobs[4].merge);
+  EXPECT_EQ(jobs[4].reason, "Dependency");
   EXPECT_TRUE(parse_squeue(out, "0000000000000001").empty());
 }
 

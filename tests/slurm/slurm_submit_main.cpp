@@ -10,7 +10,8 @@
 //       prints "submitted array=<id> merge=<id> spec=<spec>" and exits 0; when refused prints "refused: <why>" and
 //       one "blocking <job id> <state>" line per job in the way, and exits 3 if jobs are in the way, else 1
 //   slurm_submit queued D [--job-name NAME]
-//       one "<job id> <array task or -> <state> <items|merge>" line per job of the batch; exit 1 if squeue fails
+//       one "<job id> <array task or -> <state> <items|merge> <reason>" line per job of the batch; exit 1 if squeue
+//       fails
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -48,7 +49,8 @@ int main(int argc, char** argv) {
     }
     for (const QueuedJob& job : *jobs) {
       const std::string task = job.array_task < 0 ? "-" : std::to_string(job.array_task);
-      std::printf("%s %s %s %s\n", job.job_id.c_str(), task.c_str(), job.state.c_str(), job.merge ? "merge" : "items");
+      std::printf("%s %s %s %s %s\n", job.job_id.c_str(), task.c_str(), job.state.c_str(), job.merge ? "merge" : "items",
+                  job.reason.c_str());
     }
     return 0;
   }

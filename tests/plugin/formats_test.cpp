@@ -53,7 +53,7 @@ struct TempDir {
   }
 };
 
-// The process runs in UTC, as main.cpp pins it; each test that opens a zone checks it is put back.
+// The process runs in UTC, as main.cpp pins it; opening a zone must leave it so (DisplayZoneLeavesTheProcessZoneAlone).
 class Formats : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -650,7 +650,7 @@ TEST_F(Formats, FormatListIsChecked) {
 }
 
 // One pass over a rows.jsonl with a timed row, an untimed row and a damaged line writes every selected format,
-// counts what each left out, and puts the process's zone back.
+// counts what each left out, and leaves the process's zone UTC.
 TEST_F(Formats, DeriveWritesTheSelectedFormats) {
   TempDir dir;
   const fs::path rows = dir.path / "rows.jsonl";

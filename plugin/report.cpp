@@ -174,7 +174,7 @@ std::optional<CarvedGap> carved_gap(const RunReport& r, const tsk::Partition& ga
 std::string gap_place(const RunReport& r, const tsk::Partition& gap) {
   std::optional<size_t> before, after;
   for (const auto& [p, part] : r.partitions) {
-    if (!p || p->kind != tsk::Partition::allocated || p->pool_volume) continue;
+    if (!p || p->kind != tsk::Partition::allocated) continue;  // an APFS container's volumes share its index
     if (p->offset_bytes + p->length_bytes <= gap.offset_bytes) before = p->index;
     if (p->offset_bytes >= gap.offset_bytes + gap.length_bytes && !after) after = p->index;
   }

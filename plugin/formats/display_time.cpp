@@ -71,8 +71,8 @@ const date::time_zone* library_zone(const std::string& name) {
   }
 }
 
-// The POSIX TZ string a TZif file of version 2 or later ends with, between its last two newlines (RFC 8536 section
-// 3.3: "\n<TZ string>\n", the string itself holds no newline); empty when the file has none.
+// The POSIX TZ string a TZif file of version 2 or later ends with, between its last two newlines (eggert/tz tzfile.5,
+// 2025b: "\n<TZ string>\n", the string itself holds no newline); empty when the file has none.
 std::string tzif_footer(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -82,10 +82,10 @@ std::string tzif_footer(const std::string& path) {
   return bytes.substr(open + 1, bytes.size() - open - 2);
 }
 
-// The POSIX TZ string of a TZif footer (RFC 8536 section 3.3.1), e.g. "CET-1CEST,M3.5.0,M10.5.0/3": the zone's
+// The POSIX TZ string of a TZif footer (eggert/tz tzfile.5, 2025b), e.g. "CET-1CEST,M3.5.0,M10.5.0/3": the zone's
 // offsets and abbreviations and, when it has summer time, the yearly rules of its start and end. Read here rather
 // than with date/ptz.h, which Debian's version 3.0.1 of the library cannot compile as C++20 (its hh_mm_ss clashes
-// with std::chrono's) and which refuses the negative rule times RFC 8536 allows (America/Nuuk's
+// with std::chrono's) and which refuses the negative rule times tzfile.5 allows (America/Nuuk's
 // "<-02>2<-01>,M3.5.0/-1,M10.5.0/0": 23:00 on the Saturday before the last Sunday).
 class PosixRule {
  public:

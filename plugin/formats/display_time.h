@@ -5,7 +5,7 @@
 // g++ 12 has no std::chrono time zones: the conversion is Howard Hinnant's date library (Debian
 // libhowardhinnant-date-dev, date/tz.h), built there to read the tz database's compiled files in /usr/share/zoneinfo.
 // It reads their transitions only, not the POSIX TZ rule a TZif file ends with for the times after its last
-// transition (RFC 8536 section 3.3: Debian's files list transitions up to 2037), so that rule is read here
+// transition (eggert/tz tzfile.5, 2025b: Debian's files list transitions up to 2037), so that rule is read here
 // (display_time.cpp says why not with the library's date/ptz.h). The process's own zone (TZ, which main.cpp pins to UTC for libtsk) is never touched, so
 // a DisplayZone may be used on any thread. UTC needs no file and no look-up.
 #pragma once

@@ -262,8 +262,8 @@ TEST_F(Formats, DisplayTimeHalfHourOffsetsAndHistoricalChanges) {
   EXPECT_EQ(show(*moscow, "2014-10-25T22:00:00.000Z"), "2014-10-26 01:00:00 UTC+03:00 MSK");
 }
 
-// After a zone file's last transition (2037 in Debian's tzdata) its closing POSIX rule holds (RFC 8536 section
-// 3.3). Expected values from glibc and python3's zoneinfo, as above.
+// After a zone file's last transition (2037 in Debian's tzdata) its closing POSIX rule holds (eggert/tz tzfile.5,
+// 2025b). Expected values from glibc and python3's zoneinfo, as above.
 TEST_F(Formats, DisplayTimeAfter2037FollowsTheZoneFilesRule) {
   std::string error;
   auto show = [](const DisplayZone& z, const char* iso) {

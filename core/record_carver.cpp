@@ -514,6 +514,18 @@ std::string CarveStats::to_json() const {
   d.AddMember("unallocated_bytes", unallocated_bytes, a);
   d.AddMember("slack_bytes", slack_bytes, a);
   d.AddMember("unpartitioned_bytes", unpartitioned_bytes, a);
+  d.AddMember("unallocated_of", rapidjson::Value(unallocated_of.c_str(), a), a);
+  d.AddMember("unallocated_rows", unallocated_rows, a);
+  d.AddMember("slack_rows", slack_rows, a);
+  rapidjson::Value areas(rapidjson::kArrayType);
+  for (const Area& area : unpartitioned_areas) {
+    rapidjson::Value o(rapidjson::kObjectType);
+    o.AddMember("offset", area.offset, a);
+    o.AddMember("length", area.length, a);
+    o.AddMember("rows", area.rows, a);
+    areas.PushBack(o, a);
+  }
+  d.AddMember("unpartitioned_areas", areas, a);
   rapidjson::Value kinds(rapidjson::kObjectType);
   for (int k = 0; k < kCarvedKinds; ++k) {
     rapidjson::Value c(rapidjson::kObjectType);

@@ -184,6 +184,16 @@ std::string carved_copy_json(const CarveRegion& region, uint64_t offset, uint64_
 struct CarveStats {
   uint64_t bytes_carved = 0;
   uint64_t unallocated_bytes = 0, slack_bytes = 0, unpartitioned_bytes = 0;
+  // Whose unallocated blocks unallocated_bytes are: "file system", "apfs container" (its free blocks, carved by the
+  // job of its first volume that is not encrypted), or "none" (another volume's job carves them; no file system).
+  std::string unallocated_of = "none";
+  // Rows the carving wrote, by where their bytes lie, so the summary can say what each area gave.
+  int64_t unallocated_rows = 0, slack_rows = 0;
+  struct Area {
+    uint64_t offset = 0, length = 0;  // image bytes
+    int64_t rows = 0;
+  };
+  std::vector<Area> unpartitioned_areas;  // the volume system's gaps carved, in image order
   int64_t found[kCarvedKinds] = {};
   int64_t folded[kCarvedKinds] = {};
   int64_t kept[kCarvedKinds] = {};

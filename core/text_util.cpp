@@ -19,24 +19,18 @@ char* put_digits(char* p, unsigned value, int width) {
   return p + width;
 }
 
-// The UTC calendar fields of secs for years 0000–9999, by arithmetic (H. Hinnant's civil_from_days, proleptic
-// Gregorian as gmtime_r). Every row's time goes through here, and glibc's gmtime_r takes the time zone lock on each
+// The UTC calendar fields of secs for years 0000–9999, by arithmetic (civil_from_days, proleptic Gregorian as
+// gmtime_r). Every row's time goes through here, and glibc's gmtime_r takes the time zone lock on each
 // call, which the worker threads then contend for.
 bool utc_fields(int64_t secs, std::tm& tm) {
   constexpr int64_t kYear0 = -62167219200, kYear10000 = 253402300800;  // 0000-01-01, 10000-01-01
   if (secs < kYear0 || secs >= kYear10000) return false;
   int64_t days = secs / 86400, rest = secs % 86400;
   if (rest < 0) rest += 86400, --days;
-  days += 719468;  // days from 0000-03-01
-  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  const int64_t doe = days - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  tm.tm_year = static_cast<int>(yoe + era * 400 + (month <= 2 ? 1 : 0) - 1900);
-  tm.tm_mon = static_cast<int>(month - 1);
-  tm.tm_mday = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  const CivilDate date = civil_from_days(days);
+  tm.tm_year = static_cast<int>(date.year - 1900);
+  tm.tm_mon = date.month - 1;
+  tm.tm_mday = date.day;
   tm.tm_hour = static_cast<int>(rest / 3600);
   tm.tm_min = static_cast<int>(rest / 60 % 60);
   tm.tm_sec = static_cast<int>(rest % 60);
@@ -205,6 +199,17 @@ int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
   const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
   const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   return era * 146097 + doe - 719468;
+}
+
+CivilDate civil_from_days(int64_t days) {
+  days += 719468;  // days from 0000-03-01
+  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+  const int64_t doe = days - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  return {yoe + era * 400 + (month <= 2 ? 1 : 0), static_cast<int>(month), static_cast<int>(doy - (153 * mp + 2) / 5 + 1)};
 }
 
 namespace {

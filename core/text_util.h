@@ -25,6 +25,12 @@ std::optional<int64_t> ms_from_fs_time(const FsTime& t);
 // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil): integer arithmetic only,
 // any year, no table, no time zone, so epoch milliseconds are exact.
 int64_t days_from_civil(int64_t y, int64_t m, int64_t d);
+// The other way (Howard Hinnant's civil_from_days): the proleptic Gregorian date of a day since 1970-01-01.
+struct CivilDate {
+  int64_t year;
+  int month, day;
+};
+CivilDate civil_from_days(int64_t days);
 // "YYYY-MM-DDTHH:MM:SS[.fff]Z" (also "t", "z", "+00:00"), as JavaScript's toISOString writes it, to epoch ms.
 // Four-digit years only; an impossible date or time (month 13, Feb 30, 24:00) and any other zone give none: a
 // time is never guessed.

@@ -5,7 +5,7 @@
 # Contents: /usr/bin/roo-ingest; its man page /usr/share/man/man1/roo-ingest.1.gz; the Autopsy ingest module in
 # /usr/share/roo-ingest/autopsy/; the README, row contract, schema and the module's documentation in
 # /usr/share/doc/roo-ingest/. Depends: computed by dpkg-shlibdeps from the binary (libtsk19, libewf2, libsqlite3-0,
-# libssl3, libstdc++6, libc6 on bookworm). packaging/test-package.sh builds, checks, installs and removes it; ctest
+# libssl3, libdate-tz3, libstdc++6, libc6 on bookworm), and tzdata, whose /usr/share/zoneinfo --tz reads. packaging/test-package.sh builds, checks, installs and removes it; ctest
 # runs that as the test `package` (root only).
 if(ROO_CORE_ONLY)
   return()
@@ -62,6 +62,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "tzdata")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "sleuthkit, sqlite3")
 include(CPack)
 

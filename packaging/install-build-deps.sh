@@ -9,7 +9,7 @@ $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends \
   build-essential cmake pkg-config git ca-certificates \
   libtsk-dev sleuthkit libewf-dev ewf-tools \
-  rapidjson-dev libsqlite3-dev sqlite3 libssl-dev libcli11-dev \
+  rapidjson-dev libsqlite3-dev sqlite3 libssl-dev libcli11-dev libhowardhinnant-date-dev tzdata \
   googletest libgtest-dev python3 python3-jsonschema python3-yaml chromium \
   clang libclang-rt-14-dev \
   dpkg-dev file man-db jython \

@@ -60,8 +60,8 @@ field Description > "$WORK/description.txt"
 [ "$(wc -l < "$WORK/description.txt")" -ge 4 ] || fail "no extended Description"
 if grep -q ';' "$WORK/description.txt"; then fail "a CMake list separator in the Description"; fi
 DEPENDS=$(field Depends)
-# dpkg-shlibdeps: each library the binary links gets its package
-for lib in libc6 libstdc++6 libtsk19 libewf2 libsqlite3-0 libssl3; do
+# dpkg-shlibdeps: each library the binary links gets its package (and tzdata, named in cpack.cmake)
+for lib in libc6 libstdc++6 libtsk19 libewf2 libsqlite3-0 libssl3 libdate-tz3 tzdata; do
   echo "$DEPENDS" | tr ',' '\n' | grep -q "^ *$lib\b" || fail "Depends lacks $lib: $DEPENDS"
 done
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -26,6 +27,25 @@
 namespace roo {
 
 namespace {
+
+// Passes the carved rows on unchanged, after counting each (report.json's scan.carving says what each area gave).
+class CountingSink : public RowSink {
+ public:
+  CountingSink(RowSink& out, std::function<void(const Row&)> count) : out_(out), count_(std::move(count)) {}
+  void emit(const Row& row) override {
+    count_(row);
+    out_.emit(row);
+  }
+  void take(Row&& row) override {
+    count_(row);
+    out_.emit(std::move(row));
+  }
+  void end_source(const std::string& sha) override { out_.end_source(sha); }
+
+ private:
+  RowSink& out_;
+  std::function<void(const Row&)> count_;
+};
 
 // The Roo files whose records carving folds against: task files and their temp versions, the index, cli-history.
 bool is_roo_record_file(const std::string& name) {
@@ -313,6 +333,7 @@ void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const Op
   // An APFS container's free blocks belong to no volume, and every volume sees the same ones: they are carved once,
   // by the job of the container's first volume that is not encrypted, and their rows name no volume.
   const bool carves_free_blocks = !p.pool_volume || carves_container_free_blocks(p);
+  stats.unallocated_of = !p.pool_volume ? "file system" : carves_free_blocks ? "apfs container" : "none";
   if (p.pool_volume) unalloc.volume.pool_volume.reset();
   regions.push_back(unalloc);
   std::vector<tsk::CarveRun> runs = carves_free_blocks ? src->unallocated_runs(0, &why) : std::vector<tsk::CarveRun>();
@@ -358,7 +379,10 @@ void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const Op
   const auto listing = std::chrono::steady_clock::now();
   const KnownRecords known = known_records(open_view, view, files, carving_threads(opts));
   stats.known_records_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - listing).count();
-  CarvedRecordEmitter emitter(known, regions, out, stats, opts.native);
+  CountingSink counted(out, [&stats](const Row& row) {
+    ++(row.source && row.source->file.recovery == Recovery::slack ? stats.slack_rows : stats.unallocated_rows);
+  });
+  CarvedRecordEmitter emitter(known, regions, counted, stats, opts.native);
   if (copies) emitter.folds = &copies->folds;  // in image-offset order (the emitter's)
   emitter.read_by_scan = std::move(merged);
   carve_runs(opts, runs, known, emitter, stats,
@@ -439,9 +463,24 @@ void carve_unpartitioned(const RunOptions& opts, const std::vector<tsk::Partitio
   std::vector<tsk::CarveRun> runs;
   for (const tsk::Partition& g : gaps)
     if (g.kind == tsk::Partition::unallocated && g.length_bytes) runs.push_back({g.offset_bytes, g.length_bytes, 0});
-  for (const tsk::CarveRun& r : runs) stats.unpartitioned_bytes += r.length;
+  const size_t first_area = stats.unpartitioned_areas.size();
+  for (const tsk::CarveRun& r : runs) {
+    stats.unpartitioned_bytes += r.length;
+    stats.unpartitioned_areas.push_back({r.offset, r.length, 0});
+  }
+  // A carved row's byte_offset is its record's image offset: the gap it starts in.
+  CountingSink counted(out, [&stats, first_area](const Row& row) {
+    const uint64_t at = row.position.byte_offset.value_or(0);
+    for (size_t i = first_area; i < stats.unpartitioned_areas.size(); ++i) {
+      CarveStats::Area& area = stats.unpartitioned_areas[i];
+      if (at >= area.offset && at - area.offset < area.length) {
+        ++area.rows;
+        return;
+      }
+    }
+  });
   KnownRecords known;
-  CarvedRecordEmitter emitter(known, regions, out, stats, opts.native);
+  CarvedRecordEmitter emitter(known, regions, counted, stats, opts.native);
   carve_runs(opts, runs, known, emitter, stats, "unpartitioned space");
   emitter.finish();
   stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

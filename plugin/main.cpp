@@ -110,8 +110,8 @@ Examples:
   app.add_option("--format", format_list, format_help)->type_name("LIST");
   app.add_option("--tz", opts.display_tz,
                  "Time zone of the display formats l2t.csv, rows.csv and report.html: an IANA name such as "
-                 "Europe/Berlin or America/New_York (default UTC). rows.jsonl, roo.body, timeline.jsonl and "
-                 "roo.sqlite stay UTC")
+                 "Europe/Berlin or America/New_York (default UTC); report.html is given the name and the browser "
+                 "shows times in it, UTC on hover. rows.jsonl, roo.body, timeline.jsonl and roo.sqlite stay UTC")
       ->type_name("ZONE");
   app.add_flag("--deep", opts.deep,
                "Deep mode: also look through $OrphanFiles for Roo files whose directory is gone, and carve Roo records "

@@ -138,10 +138,70 @@ const char* partition_kind_name(tsk::Partition::Kind k) {
   return "unknown";
 }
 
-// Why a volume system entry was given to no worker: it holds no file system to search.
-std::string not_searched_reason(const std::optional<tsk::Partition>& p, bool deep) {
+// A part's scan.carving (--deep, plugin/image_carving.cpp's CarveStats), when its job carved.
+const rapidjson::Value* carving_section(const PartReport& part) {
+  const rapidjson::Value* scan = scan_section(part);
+  if (!scan) return nullptr;
+  const auto it = scan->FindMember("carving");
+  return it != scan->MemberEnd() && it->value.IsObject() ? &it->value : nullptr;
+}
+
+int64_t int_of(const rapidjson::Value& o, const char* key) {
+  const auto it = o.FindMember(key);
+  return it != o.MemberEnd() && it->value.IsInt64() ? it->value.GetInt64() : 0;
+}
+
+// A volume system gap --deep carved: the area of scan.carving.unpartitioned_areas that starts where it does, and the
+// partition whose job carved it (unpartitioned space is carved once per image, by the first partition's job).
+struct CarvedGap {
+  int64_t bytes = 0, rows = 0;
+  size_t carved_with = 0;  // that partition's index
+};
+
+std::optional<CarvedGap> carved_gap(const RunReport& r, const tsk::Partition& gap) {
+  if (gap.kind != tsk::Partition::unallocated) return std::nullopt;
+  for (const auto& [p, part] : r.partitions) {
+    const rapidjson::Value* carving = carving_section(part);
+    if (!p || !carving || !carving->HasMember("unpartitioned_areas")) continue;
+    for (const auto& area : (*carving)["unpartitioned_areas"].GetArray())
+      if (static_cast<uint64_t>(int_of(area, "offset")) == gap.offset_bytes)
+        return CarvedGap{int_of(area, "length"), int_of(area, "rows"), p->index};
+  }
+  return std::nullopt;
+}
+
+// Where a gap lies among the partitions that hold data: "between partitions 4 and 6", "after the last partition".
+std::string gap_place(const RunReport& r, const tsk::Partition& gap) {
+  std::optional<size_t> before, after;
+  for (const auto& [p, part] : r.partitions) {
+    if (!p || p->kind != tsk::Partition::allocated) continue;  // an APFS container's volumes share its index
+    if (p->offset_bytes + p->length_bytes <= gap.offset_bytes) before = p->index;
+    if (p->offset_bytes >= gap.offset_bytes + gap.length_bytes && !after) after = p->index;
+  }
+  if (before && after) return " between partitions " + std::to_string(*before) + " and " + std::to_string(*after);
+  if (before) return " after the last partition";
+  if (after) return " before the first partition";
+  return "";
+}
+
+// Why a volume system entry was given to no worker (it holds no file system to search).
+std::string not_searched_reason(const RunReport& r, const std::optional<tsk::Partition>& p) {
   if (p && p->kind == tsk::Partition::meta) return "volume system table";
-  return deep ? "unallocated space" : "unallocated space (carved only with --deep)";
+  if (!r.deep) return "unallocated space (carved only with --deep)";
+  if (!p) return "unallocated space";
+  return "unpartitioned space" + gap_place(r, *p) + " (" + std::to_string(p->length_bytes) +
+         " bytes), not carved: the partition job that carves it did not finish, or there was none";
+}
+
+// The status of an entry given to no worker (report.json partitions[].status, the summary): a gap --deep carved says
+// so, where it lies and what it gave; anything else is "not searched" and why.
+std::string unsearched_status(const RunReport& r, const std::optional<tsk::Partition>& p) {
+  if (r.deep && p)
+    if (const auto carved = carved_gap(r, *p))
+      return "carved: unpartitioned space" + gap_place(r, *p) + ", " + std::to_string(carved->bytes) +
+             " bytes, with partition " + std::to_string(carved->carved_with) + "'s job: " +
+             std::to_string(carved->rows) + " row(s)";
+  return "not searched: " + not_searched_reason(r, p);
 }
 
 // One line of a completeness statement's skipped or failed list.
@@ -167,12 +227,13 @@ struct Completeness {
   std::vector<Omission> skipped, failed;
 };
 
-Completeness completeness_of(const std::optional<tsk::Partition>& p, const PartReport& part, bool deep) {
+Completeness completeness_of(const RunReport& r, const std::optional<tsk::Partition>& p, const PartReport& part) {
+  const bool deep = r.deep;
   Completeness c;
   const std::string whole =
       p ? "the whole partition (" + std::to_string(p->length_bytes) + " bytes)" : std::string("the folder");
   if (part.status == PartStatus::not_searched) {  // never given to a worker: a volume system entry with no file system to search
-    c.skipped.push_back({whole, std::nullopt, not_searched_reason(p, deep)});
+    if (!(deep && p && carved_gap(r, *p))) c.skipped.push_back({whole, std::nullopt, not_searched_reason(r, p)});
     return c;
   }
   if (part.status == PartStatus::no_file_system) {  // nothing was searched: the summary must not count it as a file system
@@ -387,10 +448,26 @@ std::string completeness_paragraph(const RunReport& r) {
   Completeness all;
   int64_t file_systems = 0, partitions_skipped = 0, partitions_failed = 0, skipped_deleted = 0, record_errors = 0,
           problems = 0, encrypted_snapshots = 0, encrypted_not_carved = 0;
+  int64_t unallocated_bytes = 0, unallocated_rows = 0, slack_bytes = 0, slack_rows = 0, gaps_carved = 0, gap_bytes = 0,
+          gap_rows = 0;
   for (const auto& [p, part] : r.partitions) {
-    const Completeness c = completeness_of(p, part, r.deep);
+    const Completeness c = completeness_of(r, p, part);
     if (c.searched) ++file_systems;
-    if (!c.searched && (part.status == PartStatus::not_searched || part.status == PartStatus::no_file_system)) ++partitions_skipped;
+    if (!c.searched && !c.skipped.empty() &&
+        (part.status == PartStatus::not_searched || part.status == PartStatus::no_file_system))
+      ++partitions_skipped;
+    if (const rapidjson::Value* carving = carving_section(part)) {
+      unallocated_bytes += int_of(*carving, "unallocated_bytes");
+      unallocated_rows += int_of(*carving, "unallocated_rows");
+      slack_bytes += int_of(*carving, "slack_bytes");
+      slack_rows += int_of(*carving, "slack_rows");
+      if (carving->HasMember("unpartitioned_areas"))
+        for (const auto& area : (*carving)["unpartitioned_areas"].GetArray()) {
+          ++gaps_carved;
+          gap_bytes += int_of(area, "length");
+          gap_rows += int_of(area, "rows");
+        }
+    }
     if (part_did_not_finish(part.status)) ++partitions_failed;
     all.homes += c.homes;
     all.temp_locations += c.temp_locations;
@@ -410,8 +487,13 @@ std::string completeness_paragraph(const RunReport& r) {
   auto n = [](int64_t v, const char* what) { return std::to_string(v) + " " + what; };
   std::string out = "  completeness: searched " + n(file_systems, "file system(s)") + " (" + n(all.homes, "home(s)") +
                     ", " + n(all.temp_locations, "temp location(s)") + "); found " + n(all.roots, "Roo root(s)") +
-                    " with " + n(all.task_dirs, "task dir(s)") + ", " + n(all.files_parsed, "file(s) parsed") +
-                    ". Skipped: ";
+                    " with " + n(all.task_dirs, "task dir(s)") + ", " + n(all.files_parsed, "file(s) parsed") + ". ";
+  if (r.deep)
+    out += "Carved (--deep): unallocated blocks " + n(unallocated_bytes, "bytes") + " (" + n(unallocated_rows, "row(s)") +
+           "), slack of the Roo files read " + n(slack_bytes, "bytes") + " (" + n(slack_rows, "row(s)") +
+           "), unpartitioned space " + n(gap_bytes, "bytes") + " in " + n(gaps_carved, "area(s)") + " (" +
+           n(gap_rows, "row(s)") + "). ";
+  out += "Skipped: ";
   std::string skipped;
   if (partitions_skipped) skipped += n(partitions_skipped, "partition(s) with no file system to search") + ", ";
   if (!r.deep) skipped += "unallocated blocks, file slack and $OrphanFiles (no --deep), ";
@@ -657,7 +739,7 @@ std::string run_report_json(const RunReport& r) {
       put(w, "folder", part.collection_folder);
     }
     if (part.status == PartStatus::not_searched) {
-      put(w, "status", "not searched: " + not_searched_reason(p, r.deep));
+      put(w, "status", unsearched_status(r, p));
     } else {
       put(w, "status", std::string(part_status_name(part.status)));
       if (!part.reason.empty()) put(w, "reason", part.reason);
@@ -667,7 +749,7 @@ std::string run_report_json(const RunReport& r) {
         w.RawValue(part.scan_json.data(), part.scan_json.size(), rapidjson::kObjectType);
       }
     }
-    completeness_json(w, completeness_of(p, part, r.deep));
+    completeness_json(w, completeness_of(r, p, part));
     w.EndObject();
   }
   w.EndArray();
@@ -816,6 +898,26 @@ std::string file_system_timeline_commands(const RunReport& r) {
   return out;
 }
 
+// The summary's line of what a partition's job carved (--deep): the unallocated blocks and slack of its file system;
+// the unpartitioned space it carved is told on the gaps' own lines.
+std::string carved_line(const rapidjson::Value& carving) {
+  auto n = [](int64_t v, const char* what) { return std::to_string(v) + " " + what; };
+  const auto of = carving.FindMember("unallocated_of");
+  const std::string whose = of != carving.MemberEnd() && of->value.IsString() ? of->value.GetString() : "";
+  std::string line = "\n    carved (--deep): ";
+  if (whose == "none")
+    line += "unallocated blocks: none here (the APFS container's free blocks are carved with its first volume that "
+            "is not encrypted)";
+  else
+    line += std::string(whose == "apfs container" ? "the APFS container's free blocks " : "unallocated blocks ") +
+            n(int_of(carving, "unallocated_bytes"), "bytes") + ", " + n(int_of(carving, "unallocated_rows"), "row(s)");
+  line += "; slack of the Roo files read " + n(int_of(carving, "slack_bytes"), "bytes") + ", " +
+          n(int_of(carving, "slack_rows"), "row(s)");
+  if (const int64_t bytes = int_of(carving, "unpartitioned_bytes"))
+    line += "; unpartitioned space " + n(bytes, "bytes") + " (on the lines of its areas)";
+  return line;
+}
+
 std::string run_summary(const RunReport& r) {
   std::string out = "roo-ingest " ROO_INGEST_VERSION " — " + r.evidence_kind + " " +
                     (r.evidence_paths.empty() ? "" : r.evidence_paths.front()) + "\n";
@@ -829,7 +931,7 @@ std::string run_summary(const RunReport& r) {
       where += ", APFS volume " + p->pool_volume->name + " (" + p->pool_volume->role + ", block " +
                std::to_string(p->pool_volume->block) + ")";
     std::string status = part_status_name(part.status);
-    if (part.status == PartStatus::not_searched) status = "not searched: " + not_searched_reason(p, r.deep);
+    if (part.status == PartStatus::not_searched) status = unsearched_status(r, p);
     out += "  " + where + ": " + status;
     if (!part.fs_type.empty()) out += " (" + part.fs_type + ")";
     if (!part.reason.empty()) out += " — " + part.reason;
@@ -846,6 +948,7 @@ std::string run_summary(const RunReport& r) {
                  " dir(s) with only checkpoints/ (their tasks' files are under a custom storage path)";
       }
     }
+    if (const rapidjson::Value* carving = carving_section(part)) out += carved_line(*carving);
     out += "\n";
   }
   for (const RunReport::CustomPathResolution& c : r.custom_path_resolutions)

@@ -1,11 +1,13 @@
 // Row times (ISO 8601 UTC with milliseconds) shown in the examiner's time zone (--tz), for the display formats
-// l2t.csv and rows.csv. rows.jsonl, roo.body, timeline.jsonl and roo.sqlite stay UTC; report.html formats times in
-// the browser and does not use this.
+// l2t.csv and rows.csv. rows.jsonl, roo.body, timeline.jsonl and roo.sqlite stay UTC; report.html gets the zone's
+// name and lets the browser's Intl.DateTimeFormat show times in it, so it does not use this.
 //
-// g++ 12 has no std::chrono time zones, so the conversion is the C library's: TZ set to the zone's file and
-// localtime_r. That changes the process's zone, which main.cpp pins to UTC for libtsk (FAT times); so a DisplayZone
-// exists only in the parent, single-threaded, after the workers have finished, and puts the previous TZ back when it
-// goes away.
+// g++ 12 has no std::chrono time zones: the conversion is Howard Hinnant's date library (Debian
+// libhowardhinnant-date-dev, date/tz.h), built there to read the tz database's compiled files in /usr/share/zoneinfo.
+// It reads their transitions only, not the POSIX TZ rule a TZif file ends with for the times after its last
+// transition (eggert/tz tzfile.5, 2025b: Debian's files list transitions up to 2037), so that rule is read here
+// (display_time.cpp says why not with the library's date/ptz.h). The process's own zone (TZ, which main.cpp pins to UTC for libtsk) is never touched, so
+// a DisplayZone may be used on any thread. UTC needs no file and no look-up.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +45,7 @@ struct DisplayTime {
                                     // start with a sign a spreadsheet reads as a formula)
 };
 
-// The zone display formats show times in. While it exists the process's TZ is that zone.
+// The zone display formats show times in.
 class DisplayZone {
  public:
   // Fails (nullptr, *error set) for a zone time_zone_exists refuses.
@@ -58,9 +60,10 @@ class DisplayZone {
   std::optional<DisplayTime> at(std::string_view iso_utc) const;
 
  private:
-  explicit DisplayZone(std::string name);
+  struct Rules;  // the zone's transitions and its rule after them; none for UTC
+  DisplayZone(std::string name, std::unique_ptr<const Rules> rules);
   std::string name_;
-  std::optional<std::string> previous_tz_;
+  std::unique_ptr<const Rules> rules_;
 };
 
 }  // namespace roo

@@ -89,6 +89,16 @@ class ImageRun(unittest.TestCase):
         return data, [json.loads(line) for line in data.splitlines()], report
 
 
+    def summary(self, *flags, out_name="summary"):
+        """The end-of-run summary (stdout without --quiet) and report.json."""
+        out = os.path.join(self.tmp, out_name)
+        proc = subprocess.run([BINARY, "--progress", "plain", *flags, self.image, "-o", out], capture_output=True,
+                              text=True, env=dict(os.environ, TZ="UTC"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            return proc.stdout, json.load(f)
+
+
 class Carving(ImageRun):
     IMAGE = "carve-ext4.E01"
 
@@ -216,6 +226,22 @@ class Carving(ImageRun):
         self.assertGreater(c["slack_bytes"], 0)
         self.assertEqual(c["bytes_carved"], c["unallocated_bytes"] + c["slack_bytes"] + c["unpartitioned_bytes"])
 
+    # The summary says what --deep carved and what it gave: the expected rows hold 11 carved rows (unallocated
+    # blocks) and 2 slack rows; the byte counts are report.json's.
+    def test_summary_says_what_was_carved(self):
+        stdout, report = self.summary("--deep")
+        c = report["partitions"][0]["scan"]["carving"]
+        self.assertEqual((c["unallocated_of"], c["unallocated_rows"], c["slack_rows"], c["unpartitioned_areas"]),
+                         ("file system", 11, 2, []))
+        self.assertIn(f"    carved (--deep): unallocated blocks {c['unallocated_bytes']} bytes, 11 row(s); slack of "
+                      f"the Roo files read {c['slack_bytes']} bytes, 2 row(s)\n", stdout)
+        self.assertIn(f"Carved (--deep): unallocated blocks {c['unallocated_bytes']} bytes (11 row(s)), slack of the "
+                      f"Roo files read {c['slack_bytes']} bytes (2 row(s)), unpartitioned space 0 bytes in 0 area(s) "
+                      "(0 row(s)).", stdout)
+        plain, _ = self.summary(out_name="plain")
+        self.assertNotIn("carved (--deep)", plain)
+        self.assertIn("unallocated blocks, file slack and $OrphanFiles (no --deep)", plain)
+
     def test_determinism(self):
         # The same image gives the same rows on every run, whatever the number of carving threads.
         first, _, _ = self.run_tool("--deep", "--threads", "1", out_name="a")
@@ -289,6 +315,37 @@ class Unpartitioned(ImageRun):
         self.assertEqual(carving[0]["unattributed"], 3)
         _, plain, _ = self.run_tool(out_name="plain")
         self.assertEqual(plain, [])
+
+    # Each of the three gaps mmls lists (2048 sectors each: before p1, between p1 and p2, after p2) is said to be
+    # carved, with its rows: the expected rows' three ui records lie in the middle one, the item's two rows in the
+    # last one.
+    def test_summary_names_every_gap_carved(self):
+        stdout, report = self.summary("--deep")
+        gap = 2048 * 512
+        self.assertEqual(report["partitions"][4]["scan"]["carving"]["unpartitioned_areas"],
+                         [{"offset": 0, "length": gap, "rows": 0}, {"offset": 6144 * 512, "length": gap, "rows": 3},
+                          {"offset": 12288 * 512, "length": gap, "rows": 2}])
+        status = {p["index"]: p["status"] for p in report["partitions"] if p["kind"] == "unallocated"}
+        self.assertEqual(status, {
+            1: f"carved: unpartitioned space before the first partition, {gap} bytes, with partition 4's job: 0 row(s)",
+            5: f"carved: unpartitioned space between partitions 4 and 6, {gap} bytes, with partition 4's job: 3 row(s)",
+            7: f"carved: unpartitioned space after the last partition, {gap} bytes, with partition 4's job: 2 row(s)"})
+        for p in report["partitions"]:
+            if p["kind"] == "unallocated":
+                self.assertEqual(p["completeness"]["skipped"], [])
+        self.assertIn(f"  partition 1 @0 (Unallocated): {status[1]}\n", stdout)
+        self.assertIn(f"  partition 5 @{6144 * 512} (Unallocated): {status[5]}\n", stdout)
+        self.assertIn(f"  partition 7 @{12288 * 512} (Unallocated): {status[7]}\n", stdout)
+        self.assertIn(f"unpartitioned space {3 * gap} bytes in 3 area(s) (5 row(s))", stdout)
+        self.assertIn("Skipped: 3 partition(s) with no file system to search", stdout)  # the GPT's three tables
+        for p in (4, 6):
+            c = report["partitions"][p]["scan"]["carving"]
+            self.assertEqual((c["unallocated_rows"], c["slack_rows"]), (0, 0))
+            self.assertIn(f"    carved (--deep): unallocated blocks {c['unallocated_bytes']} bytes, 0 row(s)", stdout)
+        plain, report = self.summary(out_name="plain")
+        self.assertIn("  partition 5 @3145728 (Unallocated): not searched: unallocated space (carved only with --deep)\n",
+                      plain)
+        self.assertIn("Skipped: 6 partition(s) with no file system to search", plain)
 
     def test_determinism(self):
         first, _, _ = self.run_tool("--deep", "--threads", "1", out_name="a")

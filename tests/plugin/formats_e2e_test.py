@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import zoneinfo
 
 BINARY = None
 REPO = None
@@ -227,9 +228,47 @@ class FormatsE2E(unittest.TestCase):
         self.assertEqual(ruff_line(utc)[:3], ["03/12/2026", "19:10:04", "UTC"])
         self.assertEqual(ruff_line(berlin)[:3], ["03/12/2026", "20:10:04", "CET"])
 
+    # Every timed row's display time in rows.csv and l2t.csv against Python's zoneinfo (its own reader of the tz
+    # database, rules after the last transition included), in St. John's: UTC-03:30, summer time -02:30.
+    def test_tz_against_zoneinfo(self):
+        zone_name = "America/St_Johns"
+        out, _ = self.run_tool("--tz", zone_name)
+        zone = zoneinfo.ZoneInfo(zone_name)
+
+        def local(time_utc):
+            utc = datetime.datetime.strptime(time_utc, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+            return utc.astimezone(zone)
+
+        def offset_text(t):
+            minutes = int(t.utcoffset().total_seconds()) // 60
+            return "UTC%s%02d:%02d" % ("-" if minutes < 0 else "+", abs(minutes) // 60, abs(minutes) % 60)
+
+        table = read_csv(os.path.join(out, "rows.csv"))
+        header = table[0]
+        timed = [dict(zip(header, r)) for r in table[1:] if r[header.index("time_utc")]]
+        self.assertGreater(len(timed), 100)
+        offsets = set()
+        for cells in timed:
+            t = local(cells["time_utc"])
+            self.assertEqual(cells["display_time"], t.strftime("%Y-%m-%d %H:%M:%S.") + "%03d" % (t.microsecond // 1000),
+                             cells["row_id"])
+            self.assertEqual(cells["display_utc_offset"], offset_text(t), cells["row_id"])
+            self.assertEqual(cells["display_time_zone"], zone_name)
+            offsets.add(cells["display_utc_offset"])
+        self.assertIn("UTC-03:30", offsets)  # the half hour, in winter at least
+        time_by_id = {c["row_id"]: c["time_utc"] for c in timed}
+        lines = [dict(zip(L2T_HEADER, r)) for r in read_csv(os.path.join(out, "l2t.csv"))[1:]]
+        self.assertEqual(len(lines), len(timed))
+        for line in lines:
+            row_id = [f for f in line["extra"].split("; ") if f.startswith("row_id: ")][0][len("row_id: "):]
+            t = local(time_by_id[row_id])
+            self.assertEqual((line["date"], line["time"], line["timezone"]),
+                             (t.strftime("%m/%d/%Y"), t.strftime("%H:%M:%S"), t.tzname()), row_id)
+
     def test_bad_tz(self):
         out, proc = self.run_tool("--tz", "Mars/Olympus", check=False)
         self.assertEqual(proc.returncode, 2)
+        self.assertTrue(proc.stderr.startswith("roo-ingest: error: --tz Mars/Olympus: "), proc.stderr)
         self.assertIn("Mars/Olympus", proc.stderr)
         self.assertEqual(len(proc.stderr.strip().splitlines()), 1)
         self.assertFalse(os.path.exists(out))  # refused before any work

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "plugin/formats/csv.h"
 #include "plugin/formats/derive.h"
@@ -52,7 +53,7 @@ struct TempDir {
   }
 };
 
-// The process runs in UTC, as main.cpp pins it; each test that opens a zone checks it is put back.
+// The process runs in UTC, as main.cpp pins it; opening a zone must leave it so (DisplayZoneLeavesTheProcessZoneAlone).
 class Formats : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -145,6 +146,12 @@ TEST_F(Formats, RowTimeToEpochMs) {
     EXPECT_EQ(epoch_ms_from_row_time(bad), std::nullopt) << bad;
 }
 
+// A row time as a zone shows it: "2026-03-29 03:00:00.000 UTC+02:00 CEST".
+std::string show(const DisplayZone& z, const char* iso) {
+  auto t = z.at(std::string_view(iso));
+  return t ? t->date_iso() + " " + t->time_hms_ms() + " " + t->utc_offset() + " " + t->zone_abbreviation : "none";
+}
+
 TEST_F(Formats, DisplayTimeBerlinAndNewYork) {
   std::string error;
   {
@@ -175,10 +182,6 @@ TEST_F(Formats, DisplayTimeBerlinAndNewYork) {
 // March in New York (2026-03-08, 07:00 UTC); New York falls back on 2026-11-01 at 06:00 UTC, so 01:30 happens twice.
 TEST_F(Formats, DisplayTimeAcrossDaylightSavingChanges) {
   std::string error;
-  auto show = [](const DisplayZone& z, const char* iso) {
-    auto t = z.at(std::string_view(iso));
-    return t ? t->date_iso() + " " + t->time_hms_ms() + " " + t->utc_offset() + " " + t->zone_abbreviation : "none";
-  };
   {
     auto berlin = DisplayZone::open("Europe/Berlin", &error);
     ASSERT_TRUE(berlin) << error;
@@ -205,22 +208,120 @@ TEST_F(Formats, DisplayTimeAcrossDaylightSavingChanges) {
   }
 }
 
-TEST_F(Formats, DisplayZonePutsUtcBack) {
+// The zone's rules come from the time-zone library, not from the process's TZ: while a Berlin zone is open the
+// process still runs in UTC (libtsk's FAT times depend on it), also on another thread.
+TEST_F(Formats, DisplayZoneLeavesTheProcessZoneAlone) {
   std::string error;
-  {
-    auto berlin = DisplayZone::open("Europe/Berlin", &error);
-    ASSERT_TRUE(berlin);
-    std::time_t zero = 0;
-    std::tm tm{};
-    localtime_r(&zero, &tm);
-    EXPECT_EQ(tm.tm_hour, 1);  // the process's zone is Berlin while it exists
-  }
+  auto berlin = DisplayZone::open("Europe/Berlin", &error);
+  ASSERT_TRUE(berlin) << error;
   ASSERT_NE(std::getenv("TZ"), nullptr);
   EXPECT_STREQ(std::getenv("TZ"), "UTC");
   std::time_t zero = 0;
   std::tm tm{};
   localtime_r(&zero, &tm);
   EXPECT_EQ(tm.tm_hour, 0);
+  auto t = berlin->at(int64_t{0});
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->time_hms(), "01:00:00");  // 1970-01-01T00:00:00Z in Berlin
+  std::string on_thread;
+  std::thread([&] {
+    auto u = berlin->at(int64_t{0});
+    on_thread = u ? u->time_hms() + " " + u->zone_abbreviation : "none";
+  }).join();
+  EXPECT_EQ(on_thread, "01:00:00 CET");
+}
+
+// Expected values from `TZ=<zone> date -d @<seconds> '+%F %T %z %Z'` (glibc) and python3's zoneinfo, written here
+// by hand; the seconds from `date -u -d <time> +%s`.
+TEST_F(Formats, DisplayTimeHalfHourOffsetsAndHistoricalChanges) {
+  std::string error;
+  auto zone = [&](const char* name) {
+    auto z = DisplayZone::open(name, &error);
+    EXPECT_TRUE(z) << error;
+    return z;
+  };
+  // Adelaide: UTC+09:30, summer time +10:30 until the first Sunday of April (2026-04-05 03:00 local).
+  auto adelaide = zone("Australia/Adelaide");
+  ASSERT_TRUE(adelaide);
+  EXPECT_EQ(show(*adelaide, "2026-04-04T16:29:59.000Z"), "2026-04-05 02:59:59.000 UTC+10:30 ACDT");
+  EXPECT_EQ(show(*adelaide, "2026-04-04T16:30:00.000Z"), "2026-04-05 02:00:00.000 UTC+09:30 ACST");
+  auto kathmandu = zone("Asia/Kathmandu");  // UTC+05:45, abbreviated by its offset
+  ASSERT_TRUE(kathmandu);
+  EXPECT_EQ(show(*kathmandu, "2026-03-01T02:22:45.000Z"), "2026-03-01 08:07:45.000 UTC+05:45 +0545");
+  // Berlin kept local mean time (+00:53:28) until 1893-04-01 00:00 CET.
+  auto berlin = zone("Europe/Berlin");
+  ASSERT_TRUE(berlin);
+  EXPECT_EQ(show(*berlin, "1893-03-31T23:06:31.000Z"), "1893-03-31 23:59:59.000 UTC+00:53:28 LMT");
+  EXPECT_EQ(show(*berlin, "1893-03-31T23:06:32.000Z"), "1893-04-01 00:06:32.000 UTC+01:00 CET");
+  // Moscow left its all-year UTC+04:00 for UTC+03:00 on 2014-10-26 at 02:00 local.
+  auto moscow = zone("Europe/Moscow");
+  ASSERT_TRUE(moscow);
+  EXPECT_EQ(show(*moscow, "2014-10-25T21:59:59.000Z"), "2014-10-26 01:59:59.000 UTC+04:00 MSK");
+  EXPECT_EQ(show(*moscow, "2014-10-25T22:00:00.000Z"), "2014-10-26 01:00:00.000 UTC+03:00 MSK");
+}
+
+// After a zone file's last transition (2037 in Debian's tzdata) its closing POSIX rule holds (eggert/tz tzfile.5,
+// 2025b). Expected values from glibc and python3's zoneinfo, as above.
+TEST_F(Formats, DisplayTimeAfter2037FollowsTheZoneFilesRule) {
+  std::string error;
+  auto berlin = DisplayZone::open("Europe/Berlin", &error);
+  ASSERT_TRUE(berlin) << error;
+  EXPECT_EQ(show(*berlin, "2040-03-25T00:59:59.000Z"), "2040-03-25 01:59:59.000 UTC+01:00 CET");
+  EXPECT_EQ(show(*berlin, "2040-03-25T01:00:00.000Z"), "2040-03-25 03:00:00.000 UTC+02:00 CEST");
+  EXPECT_EQ(show(*berlin, "12026-07-01T12:00:00.000Z"), "12026-07-01 14:00:00.000 UTC+02:00 CEST");
+  auto new_york = DisplayZone::open("America/New_York", &error);
+  ASSERT_TRUE(new_york) << error;
+  EXPECT_EQ(show(*new_york, "2100-11-07T05:59:59.000Z"), "2100-11-07 01:59:59.000 UTC-04:00 EDT");
+  EXPECT_EQ(show(*new_york, "2100-11-07T06:00:00.000Z"), "2100-11-07 01:00:00.000 UTC-05:00 EST");
+  // Nuuk's rule "<-02>2<-01>,M3.5.0/-1,M10.5.0/0" changes at -1:00, the Saturday before at 23:00.
+  auto nuuk = DisplayZone::open("America/Nuuk", &error);
+  ASSERT_TRUE(nuuk) << error;
+  EXPECT_EQ(show(*nuuk, "2050-03-27T00:59:59.000Z"), "2050-03-26 22:59:59.000 UTC-02:00 -02");
+  EXPECT_EQ(show(*nuuk, "2050-03-27T01:00:00.000Z"), "2050-03-27 00:00:00.000 UTC-01:00 -01");
+  EXPECT_EQ(show(*nuuk, "2050-10-30T00:59:59.000Z"), "2050-10-29 23:59:59.000 UTC-01:00 -01");
+  EXPECT_EQ(show(*nuuk, "2050-10-30T01:00:00.000Z"), "2050-10-29 23:00:00.000 UTC-02:00 -02");
+}
+
+// Every zone of the installed tz database against glibc's own reading of the same file (localtime_r with TZ set
+// to it, in this test only), from 1850 to 2200: offsets and abbreviations agree, before and after 2037.
+TEST_F(Formats, DisplayTimeAgreesWithGlibcInEveryZone) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::recursive_directory_iterator(kZoneInfoDir)) {
+    const std::string name = entry.path().lexically_relative(kZoneInfoDir).string();
+    if (!entry.is_regular_file() || name.rfind("posix", 0) == 0 || name.rfind("right", 0) == 0 || name == "Factory")
+      continue;
+    std::string error;
+    if (time_zone_exists(name, &error)) names.push_back(name);
+  }
+  ASSERT_GT(names.size(), 300u);  // tzdata has some 600 names
+  int zones_differing = 0;
+  for (const std::string& name : names) {
+    std::string error;
+    auto zone = DisplayZone::open(name, &error);
+    ASSERT_TRUE(zone) << name << ": " << error;
+    const std::string tz = ":" + std::string(kZoneInfoDir) + "/" + name;
+    setenv("TZ", tz.c_str(), 1);
+    tzset();
+    int differences = 0;
+    // Steps of 13 days 7 h 13 s walk through every hour of the day and every day of the week.
+    for (int64_t secs = -3786825600; secs < 7258118400 && differences < 3; secs += 13 * 86400 + 7 * 3600 + 13) {
+      const std::time_t t = static_cast<std::time_t>(secs);
+      std::tm tm{};
+      ASSERT_TRUE(localtime_r(&t, &tm));
+      auto d = zone->at(secs * 1000);
+      ASSERT_TRUE(d);
+      if (d->utc_offset_seconds != tm.tm_gmtoff || d->zone_abbreviation != tm.tm_zone || d->hour != tm.tm_hour ||
+          d->day != tm.tm_mday) {
+        ADD_FAILURE() << name << " at " << secs << ": glibc " << tm.tm_gmtoff << " " << tm.tm_zone << ", DisplayZone "
+                      << d->utc_offset_seconds << " " << d->zone_abbreviation;
+        ++differences;
+      }
+    }
+    zones_differing += differences > 0;
+  }
+  setenv("TZ", "UTC", 1);
+  tzset();
+  EXPECT_EQ(zones_differing, 0);
 }
 
 TEST_F(Formats, TimeZoneNamesAreChecked) {
@@ -543,7 +644,7 @@ TEST_F(Formats, FormatListIsChecked) {
 }
 
 // One pass over a rows.jsonl with a timed row, an untimed row and a damaged line writes every selected format,
-// counts what each left out, and puts the process's zone back.
+// counts what each left out, and leaves the process's zone UTC.
 TEST_F(Formats, DeriveWritesTheSelectedFormats) {
   TempDir dir;
   const fs::path rows = dir.path / "rows.jsonl";

@@ -590,6 +590,8 @@ struct SlurmView {
   std::string error;                   // squeue could not be asked: why
   std::map<int, QueuedTask> tasks;     // the array tasks listed, by manifest index
   std::vector<QueuedTask> merge_jobs;  // the merge jobs listed
+  // When the batch was last submitted: submissions.tsv is appended once per submission, so its mtime is that moment.
+  std::optional<fs::file_time_type> submitted;
 };
 
 SlurmView ask_slurm(const BatchOptions& o) {
@@ -598,6 +600,7 @@ SlurmView ask_slurm(const BatchOptions& o) {
   const fs::path dir = fs::absolute(o.batch_dir, ec);
   if (ec || !fs::is_directory(slurm::slurm_dir(dir), ec)) return v;
   v.asked = true;
+  if (const auto t = fs::last_write_time(slurm::submissions_path(dir), ec); !ec) v.submitted = t;
   const auto jobs = slurm::queued_jobs_of_batch(dir, "", std::chrono::seconds(30), &v.error);
   if (!jobs) return v;
   for (const slurm::QueuedJob& j : *jobs) {
@@ -608,6 +611,34 @@ SlurmView ask_slurm(const BatchOptions& o) {
       v.tasks[j.array_task] = t;
   }
   return v;
+}
+
+// The batch as a whole while Slurm runs it: the rows of the items marked so far, and the seconds left for the tasks
+// Slurm still lists (queued or running) at the pace items have been marked since the latest submission. No estimate
+// before the first item is marked after it (a pace from nothing would be invented), nor once Slurm lists none.
+struct BatchEstimate {
+  int64_t rows = 0;
+  int marked_since_submission = 0;
+  std::optional<double> eta_seconds;
+};
+
+BatchEstimate estimate(const BatchOptions& o, const std::vector<ItemStatus>& all, const SlurmView& slurm) {
+  BatchEstimate e;
+  int waiting = 0;
+  for (const ItemStatus& s : all) {
+    if (s.rows > 0) e.rows += s.rows;
+    if (s.status == "queued" || s.status == "running") ++waiting;
+    std::error_code ec;
+    if (slurm.submitted && (s.status == "done" || s.status == "partial")) {
+      const auto marked = fs::last_write_time(marker_path(o, *s.item), ec);
+      if (!ec && marked >= *slurm.submitted) ++e.marked_since_submission;
+    }
+  }
+  if (slurm.submitted && e.marked_since_submission > 0 && waiting > 0) {
+    const double since = std::chrono::duration<double>(fs::file_time_type::clock::now() - *slurm.submitted).count();
+    e.eta_seconds = since / e.marked_since_submission * waiting;
+  }
+  return e;
 }
 
 const char* const kStatuses[] = {"done", "partial", "failed", "queued", "running", "missing"};
@@ -633,7 +664,16 @@ std::string status_json(const Manifest& m, const BatchOptions& o, const std::vec
   out += ",\"counts\":{";
   for (const char* k : kStatuses)
     out += std::string(k == kStatuses[0] ? "" : ",") + "\"" + k + "\":" + std::to_string(counts[k]);
-  out += "},\"slurm\":";
+  const BatchEstimate e = estimate(o, all, slurm);
+  out += "},\"rows\":" + std::to_string(e.rows) + ",\"eta_seconds\":";
+  if (e.eta_seconds) {
+    char eta[32];
+    std::snprintf(eta, sizeof eta, "%.0f", *e.eta_seconds);
+    out += eta;
+  } else {
+    out += "null";
+  }
+  out += ",\"slurm\":";
   if (!slurm.asked) {
     out += "null";
   } else {
@@ -672,6 +712,14 @@ std::string status_table(const BatchOptions& o, const std::vector<ItemStatus>& a
   std::string out = "batch " + o.batch_dir + ": " + std::to_string(all.size()) + " items";
   for (const char* k : kStatuses)
     out += std::string(k == kStatuses[0] ? ": " : ", ") + std::to_string(counts[k]) + " " + k;
+  const BatchEstimate e = estimate(o, all, slurm);
+  out += "; " + std::to_string(e.rows) + " rows so far";
+  if (e.eta_seconds) {
+    char eta[96];
+    std::snprintf(eta, sizeof eta, "; ETA %.0f s (%d item(s) marked since the latest submission)", *e.eta_seconds,
+                  e.marked_since_submission);
+    out += eta;
+  }
   out += '\n';
   if (!slurm.error.empty())
     out += "  Slurm could not say which of the batch's tasks are queued or running: " + slurm.error + "\n";

@@ -188,6 +188,8 @@ class BatchOnSlurm(unittest.TestCase):
             st = status()
             items = {i["evidence_id"]: i for i in st["items"]}
             self.assertEqual({k: v for k, v in st["counts"].items() if v}, {"queued": 2, "running": 1})
+            # Nothing marked since the submission: no rows yet and no pace to estimate from.
+            self.assertEqual((st["rows"], st["eta_seconds"]), (0, None))
             self.assertEqual((items["demo"]["status"], items["demo"]["slurm_task"]["job_id"],
                               items["demo"]["slurm_task"]["state"]), ("running", f"{array_job}_1", "RUNNING"))
             self.assertEqual((items["recovery-ext4"]["status"], items["recovery-ext4"]["slurm_task"]["job_id"],
@@ -199,7 +201,7 @@ class BatchOnSlurm(unittest.TestCase):
                              [(merge_job, "PENDING", "Dependency")])
             self.assertIsNone(st["slurm"]["error"])
             table = tool("--status").stdout
-            self.assertIn("3 items: 0 done, 0 partial, 0 failed, 2 queued, 1 running, 0 missing", table)
+            self.assertIn("3 items: 0 done, 0 partial, 0 failed, 2 queued, 1 running, 0 missing; 0 rows so far\n", table)
             self.assertIn(f"merge job {merge_job} PENDING (Dependency)", table)
             self.assertRegex(table, rf"3  deleted-ntfs +queued +Slurm job {array_job}_3 PENDING \({held}\)")
 
@@ -219,11 +221,29 @@ class BatchOnSlurm(unittest.TestCase):
                          {"demo": ("missing", None), "recovery-ext4": ("missing", None),
                           "deleted-ntfs": ("missing", None)})
         self.assertEqual(st["slurm"], {"error": None, "merge_jobs": []})
-        # And the batch may be started again.
-        tool("--engine", "slurm", "--parallel", "2")
-        wait_until("the batch has ended", lambda: self.queued(batch) == [])
-        self.assertEqual([s[3] for s in self.submissions(batch)], ["1-3%1", "1-3%2"])
-        self.assertEqual(status()["counts"]["done"], 3)
+        # And the batch may be started again. Its last task held until the first two are marked: the status then
+        # adds their rows and estimates the one left at the pace of those two since this submission.
+        tool("--engine", "slurm", "--parallel", "1")
+        array_job, merge_job = self.submissions(batch)[1][1:3]
+        try:
+            subprocess.run(["scontrol", "hold", f"{array_job}_3"], check=True, timeout=60)
+            wait_until("two items done, the third held",
+                       lambda: {k: v for k, v in status()["counts"].items() if v} == {"done": 2, "queued": 1})
+            st = status()
+            marked = [i for i in st["items"] if i["status"] == "done"]
+            self.assertEqual(st["rows"], sum(i["rows"] for i in marked))
+            self.assertGreater(st["rows"], 0)
+            self.assertIsInstance(st["eta_seconds"], (int, float))
+            self.assertGreaterEqual(st["eta_seconds"], 0)
+            self.assertRegex(tool("--status").stdout.splitlines()[0],
+                             rf"; {st['rows']} rows so far; ETA \d+ s \(2 item\(s\) marked since the latest submission\)$")
+            subprocess.run(["scontrol", "release", f"{array_job}_3"], check=True, timeout=60)
+            wait_until("the batch has ended", lambda: self.queued(batch) == [])
+        finally:
+            subprocess.run(["scancel", array_job, merge_job], timeout=60)
+        self.assertEqual([s[3] for s in self.submissions(batch)], ["1-3%1", "1-3%1"])
+        st = status()
+        self.assertEqual((st["counts"]["done"], st["eta_seconds"]), (3, None), json.dumps(st))
 
 
 def main():

@@ -123,7 +123,7 @@ bool bool_member_is(const rapidjson::Value& v, const char* name, bool want) {
   const auto it = v.FindMember(name);
   return it != v.MemberEnd() && it->value.IsBool() && it->value.GetBool() == want;
 }
-// A value as JavaScript's Array.prototype.join writes it: null and a missing value as "", strings as they are.
+// A value as a part of a grouping key: null and a missing value as "", strings as they are, others as JSON.
 std::string join_text(const rapidjson::Value& v, const char* name) {
   const auto it = v.FindMember(name);
   if (it == v.MemberEnd() || it->value.IsNull()) return {};
@@ -149,14 +149,9 @@ bool is_error(const rapidjson::Value& r) {
   return exit != r.MemberEnd() && exit->value.IsNumber() && exit->value.GetDouble() != 0;
 }
 bool source_recovered(const rapidjson::Value& src) {
-  const auto rec = src.FindMember("recovery");
-  const bool odd_recovery = rec != src.MemberEnd() &&
-                            ((rec->value.IsString() && rec->value.GetStringLength() > 0 &&
-                              std::string_view(rec->value.GetString()) != "allocated") ||
-                             (rec->value.IsBool() && rec->value.GetBool()) || rec->value.IsNumber() ||
-                             rec->value.IsObject() || rec->value.IsArray());
-  return odd_recovery || bool_member_is(src, "name_allocated", false) || bool_member_is(src, "meta_allocated", false) ||
-         bool_member_is(src, "reallocated", true);
+  const std::string_view recovery = str_member(src, "recovery");
+  return (!recovery.empty() && recovery != "allocated") || bool_member_is(src, "name_allocated", false) ||
+         bool_member_is(src, "meta_allocated", false) || bool_member_is(src, "reallocated", true);
 }
 bool is_call_kind(std::string_view k) {
   return k == "command" || k == "file_edit" || k == "file_read" || k == "tool_call";
@@ -360,7 +355,7 @@ class HtmlReportWriter : public FormatWriter {
 
   // The task the row belongs to, as the page groups them: a task row starts one; a later row with the same
   // session in the same evidence, partition, user and surface joins it; a row of no session (and no task row) is
-  // configuration (nullptr). The key joins the values as the page's Array.join does.
+  // configuration (nullptr).
   Group* group_of(const rapidjson::Value& row, const rapidjson::Value* src, std::string_view kind) {
     const auto session = row.FindMember("session_id");
     const bool no_session = session == row.MemberEnd() || session->value.IsNull();

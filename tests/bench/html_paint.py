@@ -14,6 +14,7 @@ the document. The figures are the page's own clock (ms since navigation start):
 
 Prints one JSON object per URL (the best of --repeats runs of each figure) on stdout. Exits non-zero only when
 Chromium fails or a view never became usable within --timeout seconds; it never judges the times.
+ROO_PAINT_DEBUG=1 shows Chromium's stderr and each poll.
 """
 import argparse
 import json

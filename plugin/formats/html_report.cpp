@@ -264,7 +264,7 @@ class HtmlReportWriter : public FormatWriter {
   }
 
   bool finish(std::string* error) override {
-    flush_index_chunk();
+    flush(index_);
     std::vector<std::string> names;
     for (const auto& [name, p] : parts_) names.push_back(name);
     std::sort(names.begin(), names.end());  // deterministic order of the writes (not of the bytes: each part is one file)
@@ -442,18 +442,19 @@ class HtmlReportWriter : public FormatWriter {
     buffered_ += p.chunk_rows.size() - before;
     ++p.rows_in_chunk;
     ++p.rows;
-    if (&p == &index_) {
-      if (p.chunk_rows.size() + p.chunk_files.size() >= kChunkBytes || p.rows_in_chunk >= kChunkRows) flush_index_chunk();
-    } else if (p.chunk_rows.size() + p.chunk_files.size() >= kChunkBytes || p.rows_in_chunk >= kChunkRows) {
-      flush(p);
-    }
+    if (p.chunk_rows.size() + p.chunk_files.size() >= kChunkBytes || p.rows_in_chunk >= kChunkRows) flush(p);
   }
 
+  // Writes the part's chunk, {"files":{…},"rows":[…]}: the index's into the page as a data script (its task rows
+  // come as they come, as before the split), a part's to its file as a rooPart statement.
   void flush(Part& p) {
     if (p.rows_in_chunk == 0 && p.chunk_files.empty()) return;
     buffered_ -= p.chunk_files.size() + p.chunk_rows.size();
-    append_to_file(p, "rooPart(" + json_text(p.name) + ",{\"files\":{" + p.chunk_files + "},\"rows\":[" +
-                          p.chunk_rows + "]});\n");
+    const std::string chunk = "{\"files\":{" + p.chunk_files + "},\"rows\":[" + p.chunk_rows + "]}";
+    if (&p == &index_)
+      out_.write("<script type=\"application/json\" class=\"roo-data\">" + chunk + "</script>\n");
+    else
+      append_to_file(p, "rooPart(" + json_text(p.name) + "," + chunk + ");\n");
     // Given back, not just emptied: a thousand parts each keeping a chunk's capacity would be a GB.
     std::string().swap(p.chunk_files);
     std::string().swap(p.chunk_rows);
@@ -466,21 +467,6 @@ class HtmlReportWriter : public FormatWriter {
     bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
     if (f && std::fclose(f) != 0) ok = false;
     if (!ok && part_error_.empty()) part_error_ = "cannot write " + path.string();
-  }
-
-  // The index's own rows (the task rows) go into the page as they come, as before the split.
-  void flush_index_chunk() {
-    Part& p = index_;
-    if (p.rows_in_chunk == 0 && p.chunk_files.empty()) return;
-    buffered_ -= p.chunk_files.size() + p.chunk_rows.size();
-    out_.write("<script type=\"application/json\" class=\"roo-data\">{\"files\":{");
-    out_.write(p.chunk_files);
-    out_.write("},\"rows\":[");
-    out_.write(p.chunk_rows);
-    out_.write("]}</script>\n");
-    p.chunk_files.clear();
-    p.chunk_rows.clear();
-    p.rows_in_chunk = 0;
   }
 
   // What the index needs to list, count and draw every task without loading it, and the parts it can load.

@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
   rows.csv        every row with every field, one column per field, times in the --tz zone and UTC
   roo.sqlite      SQLite database: rows (indexed by kind, time, session, project, user, surface, recovery),
                   sources, evidence, partitions, run; query with `sqlite3 roo.sqlite`
-  report.html     one self-contained page: users, tasks, prompts, tool calls, commands, edits, approvals
+  report.html     the report page, offline (open it from the folder; its rows are in report/ beside it): users,
+                  tasks, prompts, tool calls, commands, edits, approvals, rows of one kind across tasks, denials
   report.json     evidence (and --verify's hashes), partitions and file systems, roots searched and found,
                   files parsed, errors, per partition what was searched, found, skipped and failed and why, and
                   each output's row counts; always written

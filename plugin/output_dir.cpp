@@ -149,7 +149,7 @@ bool OutputDir::publish(const std::vector<std::string>& files, const std::vector
                         std::string* error) {
   std::error_code ec;
   fs::remove(out_ / "report.json", ec);
-  for (const std::string& name : all_output_names) fs::remove(out_ / name, ec);
+  for (const std::string& name : all_output_names) fs::remove_all(out_ / name, ec);  // a file, or a format's folder
   int step = 0;
   for (const std::string& name : files) {
     maybe_killed_at(step++);

@@ -883,8 +883,15 @@ int derive_and_publish(const RunOptions& opts, RunReport& report, OutputDir* out
   // earlier run beside its own. A format not asked for (roo.body, which the workers always write) is removed with
   // the work dir.
   std::vector<std::string> files, every_name;
-  for (const DerivedOutput& file : report.outputs->files) files.push_back(file.file);
-  for (const OutputFormatInfo& f : output_formats()) every_name.push_back(f.file);
+  for (const DerivedOutput& file : report.outputs->files) {
+    files.push_back(file.file);
+    const OutputFormatInfo* f = find_output_format(file.format);
+    if (f && f->folder) files.push_back(f->folder);
+  }
+  for (const OutputFormatInfo& f : output_formats()) {
+    every_name.push_back(f.file);
+    if (f.folder) every_name.push_back(f.folder);
+  }
   if (!outdir->publish(files, every_name, &error)) return fail(kExitInternal, error);
   return kExitOk;
 }

@@ -33,6 +33,9 @@ std::string html_truncated_text(std::string_view s, size_t max_bytes, std::strin
 // strings) become \u003c, \u003e, \u0026, so no "</script", "<!--" or "<script" can end or bend the element.
 std::string html_script_safe_json(std::string_view json);
 
+// The folder beside report.html that holds its parts (the rows of each task, of the configuration, of each kind).
+inline constexpr const char* kHtmlPartsFolder = "report";
+
 std::unique_ptr<FormatWriter> make_html_report_writer(const std::filesystem::path& out_file, const FormatContext& ctx);
 
 }  // namespace roo

@@ -28,10 +28,11 @@ const std::vector<OutputFormatInfo>& output_formats() {
        [](const Path& file, const FormatContext& ctx, const DisplayZone*) -> std::unique_ptr<FormatWriter> {
          return make_sqlite_writer(file, ctx);
        }},
-      {"html", "report.html", "self-contained HTML report (times in the browser's zone)", true, false,
+      {"html", "report.html", "HTML report, offline: report.html and its rows in report/ (times in --tz)", true, false,
        [](const Path& file, const FormatContext& ctx, const DisplayZone*) -> std::unique_ptr<FormatWriter> {
          return make_html_report_writer(file, ctx);
-       }},
+       },
+       kHtmlPartsFolder},
       {"report", "report.json", "what was searched, found, skipped and failed (always written)"}};
   return formats;
 }

@@ -32,6 +32,9 @@ struct OutputFormatInfo {
   bool derived = false;
   bool needs_display_zone = false;  // shows times in --tz (the display zone is set for the whole derivation)
   FormatWriterFactory make = nullptr;
+  // A folder in OUTDIR the format's writer fills beside its file (report.html's parts, report/), published and
+  // replaced with it.
+  const char* folder = nullptr;
 };
 
 // Every format, in the order outputs are listed and written: jsonl, body, timesketch, l2tcsv, csv, sqlite, html,

@@ -80,7 +80,8 @@ class FormatsE2E(unittest.TestCase):
     def test_read_back(self):
         out, _ = self.run_tool("--tz", "Europe/Berlin")
         self.assertEqual(sorted(os.listdir(out)), sorted(["rows.jsonl", "roo.body", "timeline.jsonl", "l2t.csv",
-                                                          "rows.csv", "roo.sqlite", "report.html", "report.json"]))
+                                                          "rows.csv", "roo.sqlite", "report.html", "report",
+                                                          "report.json"]))
         rows = read_lines(os.path.join(out, "rows.jsonl"))
         timed = [r for r in rows if r["time_utc"] is not None]
         self.assertGreater(len(rows), len(timed))  # the demo has untimed rows (cli_history): the test can fail

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """report.html rendered by headless Chromium (Debian `chromium`), made by the real roo-ingest binary.
 
-The demo image's page is loaded at its views (overview, a task, search, configuration) and the DOM Chromium built is
-checked against rows.jsonl and against facts of the fixture written here by hand. A folder whose task text is
+The demo image's page is loaded at its views (overview, a task, search, configuration, rows of one kind, denials)
+and the DOM Chromium built is checked against rows.jsonl and against facts of the fixture written here by hand.
+The views other than the overview load their rows from the page's parts (report/*.js) as a file:// page does. A folder whose task text is
 hostile markup checks that evidence never becomes markup and that the page fetched nothing (a local HTTP server
 counts requests), and a probe script injected into a copy of the page shows that the page's Content-Security-Policy
 stops every fetch, with a control copy without the policy showing that the probe does reach the server.
@@ -202,17 +203,24 @@ class HtmlReportChromium(unittest.TestCase):
         evidence = dom.one("div", cls="evidence").text()
         self.assertIn("demo.E01", evidence)
         self.assertIn(self.report["evidence"]["stored_hashes"]["md5"], evidence)
-        self.assertIn(f"{len(self.rows)} in rows.jsonl, {len(self.rows)} in this page", evidence)
+        self.assertIn(f"{len(self.rows)} in rows.jsonl, {len(self.rows)} in this report", evidence)
         parts = dom.one("table", cls="partitions").all("tr")[1:]
-        self.assertEqual(len(parts), len(self.report["partitions"]))
         self.assertEqual(sum("parsed" in tr.text() for tr in parts), 2)  # the ext4 and the NTFS partition
+        # The filter by kind: every kind of rows.jsonl with its count, and the denials.
+        kinds = {li.attrs["data-kind"]: li.text() for li in dom.all("li", cls="kind-entry")}
+        want = {}
+        for r in self.rows:
+            want[r["kind"]] = want.get(r["kind"], 0) + 1
+        self.assertEqual(set(kinds), set(want) | {"denied"})
+        for k, n in want.items():
+            self.assertEqual(kinds[k], f"{k} ({n})")
         # Nothing in the page points anywhere: every link is inside the page, no element loads anything.
         for n in dom.iter():
             self.assertNotIn(n.tag, {"img", "iframe", "object", "embed", "link", "audio", "video", "source"})
             self.assertNotIn("src", n.attrs, n.tag)
             if "href" in n.attrs:
                 self.assertTrue(n.attrs["href"].startswith("#"), n.attrs["href"])
-        self.assertEqual(len(executable_scripts(dom)), 1)  # the page's own
+        self.assertEqual(len(executable_scripts(dom)), 1)  # the page's own: the overview loads no part
         self.assertEqual(dom.all("script", cls="roo-data"), [])  # the data chunks were read and removed
 
     def test_task_view(self):
@@ -221,6 +229,8 @@ class HtmlReportChromium(unittest.TestCase):
         dom = render(self.page, "task=" + task["row_id"])
         boxes = dom.one(cls="conversation").all("div", cls="row")
         self.assertEqual(len(boxes), len(mine))
+        self.assertEqual(len(executable_scripts(dom)), 1)  # the part's script element went once it had run
+        self.assertEqual(dom.one(id="banners").children, [])  # the part was whole
         by_id = {b.attrs["data-row-id"]: b for b in boxes}
         self.assertEqual(set(by_id), {r["row_id"] for r in mine})
         for r in mine:
@@ -287,19 +297,23 @@ class HtmlReportChromium(unittest.TestCase):
         ui_path = task["source"]["path"].replace("history_item.json", "ui_messages.json")
         from_file = {r["row_id"] for r in self.rows if r["source"]["path"] == ui_path}
         self.assertGreater(len(from_file), 5)
-        with open(self.page, encoding="utf-8") as f:
-            page = f.read()
-        data = page.index('<script type="application/json" class="roo-data">')  # after report.json's copy
-        at = page.index(f'"path":"{ui_path}"', data)  # the file's one entry: its first mention in the data
-        end = page.index("}", at)
-        entry = page[at:end]
+        # The file's fields are in the part of the task (report/task-N.js), once, the first time a row names it.
+        copy_dir = os.path.join(self.tmp, "recovered")
+        shutil.copytree(self.out, copy_dir)
+        part = next(str(p) for p in pathlib.Path(copy_dir, "report").glob("task-*.js")
+                    if f'"path":"{ui_path}"' in p.read_text(encoding="utf-8"))
+        with open(part, encoding="utf-8") as f:
+            text = f.read()
+        at = text.index(f'"path":"{ui_path}"')
+        end = text.index("}", at)
+        entry = text[at:end]
         self.assertIn('"name_allocated":true', entry)
         self.assertIn('"recovery":"allocated"', entry)
         entry = entry.replace('"name_allocated":true', '"name_allocated":false') \
                      .replace('"recovery":"allocated"', '"recovery":"deleted"')
-        copy = os.path.join(self.tmp, "recovered.html")
-        with open(copy, "w", encoding="utf-8") as f:
-            f.write(page[:at] + entry + page[end:])
+        with open(part, "w", encoding="utf-8") as f:
+            f.write(text[:at] + entry + text[end:])
+        copy = os.path.join(copy_dir, "report.html")
         dom = render(copy, "task=" + task["row_id"])
         for box in dom.one(cls="conversation").all("div", cls="row"):
             badges = [b.text() for b in box.one(cls="head").all("span", cls="badge")]
@@ -309,10 +323,11 @@ class HtmlReportChromium(unittest.TestCase):
             self.assertEqual("recovered" in box.classes(), mine)
             if mine:
                 self.assertIn("deleted", box.one(cls="prov").text())
-        dom = render(copy)
+        # The overview counts what the writer counted from the real, unedited rows: none recovered.
+        dom = render(self.page)
         entry = dom.one("li", cls="task-entry", data_task=task["row_id"])
-        self.assertIn(f"{len(from_file)} row(s) from deleted/recovered files",
-                      [b.text() for b in entry.all("span", cls="badge")])
+        self.assertNotIn(f"{len(from_file)} row(s) from deleted/recovered files",
+                         [b.text() for b in entry.all("span", cls="badge")])
 
     def test_deleted_names_column(self):
         """The Roo roots table's deleted-names column shows report.json's roots_found[].deleted_names_seen. On
@@ -332,6 +347,90 @@ class HtmlReportChromium(unittest.TestCase):
         bob = "/Users/bob/AppData/Roaming/Code/User/globalStorage/rooveterinaryinc.roo-cline"
         self.assertEqual(sorted(n for path, n in shown if path != bob), ["0"] * (len(shown) - 1))
         self.assertIn((bob, "3"), shown)
+
+    def test_kind_filter(self):
+        """#kind=K shows exactly the rows of kind K, of every task, in rows.jsonl order, each linked to its task;
+        #denials the rows the page calls denied: a permission decision "denied", a call whose outcome is "denied"
+        or "access_denied", a result whose result_status is "denied" (docs/html-report.md)."""
+        task_of = {}  # row_id → the task row_id the row belongs to (session rows follow their task row)
+        current = {}
+        for r in self.rows:
+            if r["session_id"] is None and r["kind"] != "task":
+                continue
+            key = (r["source"]["evidence"], r["source"]["partition_offset"], r["user"], r["surface"], r["session_id"])
+            if r["kind"] == "task":
+                current[key] = r["row_id"]
+            task_of[r["row_id"]] = current.get(key)
+        def denied(r):
+            return ((r["kind"] == "permission_decision" and r.get("decision") == "denied")
+                    or r.get("outcome") in ("denied", "access_denied") or r.get("result_status") == "denied")
+        for fragment, want in (("kind=command", [r for r in self.rows if r["kind"] == "command"]),
+                               ("kind=file_edit", [r for r in self.rows if r["kind"] == "file_edit"]),
+                               ("kind=credential_present", [r for r in self.rows if r["kind"] == "credential_present"]),
+                               ("denials", [r for r in self.rows if denied(r)])):
+            self.assertGreater(len(want), 1, fragment)
+            dom = render(self.page, fragment)
+            boxes = dom.one(cls="search-results").all("div", cls="row")
+            self.assertEqual([b.attrs["data-row-id"] for b in boxes], [r["row_id"] for r in want], fragment)
+            self.assertEqual(dom.one(id="kind-count").text().split(" ")[0], str(len(want)), fragment)
+            for b, r in zip(boxes, want):
+                self.assertIn("k-" + r["kind"], b.classes())
+                head_links = [a.attrs["href"] for a in b.one(cls="head").all("a")]
+                if task_of.get(r["row_id"]):
+                    self.assertEqual(head_links, [f"#task={task_of[r['row_id']]}&row={r['row_id']}"], fragment)
+                else:
+                    self.assertEqual(head_links, ["#config"], fragment)
+            self.assertEqual(dom.one(id="banners").children, [], fragment)
+        # The denials of the demo: alice's denied command among them, and more than permission decisions.
+        self.assertTrue(any(r["kind"] != "permission_decision" for r in self.rows if denied(r)))
+        # A link from the list opens the row in its task.
+        r = next(r for r in self.rows if r["kind"] == "command" and task_of.get(r["row_id"]))
+        dom = render(self.page, f"task={task_of[r['row_id']]}&row={r['row_id']}")
+        self.assertEqual(dom.one("div", cls="target").attrs["data-row-id"], r["row_id"])
+
+    def test_partitions_with_nothing_to_search_are_folded(self):
+        """Partitions report.json says were not searched (volume-system entries, unallocated space) or hold no file
+        system are in a folded table below the table of the ones searched."""
+        idle = [p for p in self.report["partitions"]
+                if p["status"].startswith("not searched") or p["status"] == "no_file_system"]
+        searched = [p for p in self.report["partitions"] if p not in idle]
+        self.assertEqual(len(searched), 2)  # demo.E01: the ext4 and the NTFS partition
+        self.assertEqual(len(idle), 5)      # its GPT entries and unallocated space (report.json)
+        evidence = render(self.page).one("div", cls="evidence")
+        shown = evidence.one("table", cls="partitions").all("tr")[1:]
+        self.assertEqual([tr.all("td")[1].text() for tr in shown], [str(p["offset_bytes"]) for p in searched])
+        fold = evidence.one("details", cls="idle-partitions")
+        self.assertNotIn("open", fold.attrs)
+        self.assertEqual(fold.one("summary").text(), "5 partition(s) with nothing to search")
+        folded = fold.one("table", cls="partitions-idle").all("tr")[1:]
+        self.assertEqual([tr.all("td")[1].text() for tr in folded], [str(p["offset_bytes"]) for p in idle])
+        kids = [n for n in evidence.children if isinstance(n, Node)]
+        self.assertLess(kids.index(evidence.one("table", cls="partitions")), kids.index(fold))
+
+    def test_parts_one_per_task_and_the_same_bytes_twice(self):
+        """report/ holds one part per task (and the configuration, each kind, the denials); a second run on the same
+        image gives byte-identical report.html and parts."""
+        folder = pathlib.Path(self.out, "report")
+        tasks = [r for r in self.rows if r["kind"] == "task"]
+        names = sorted(p.name for p in folder.iterdir())
+        self.assertEqual(len([n for n in names if n.startswith("task-")]), len(tasks))
+        self.assertEqual(sorted(n for n in names if n.startswith("kind-")),
+                         sorted(f"kind-{k}.js" for k in {r["kind"] for r in self.rows}))
+        self.assertIn("config.js", names)
+        self.assertIn("denied.js", names)
+        # Two runs into one OUTDIR (report.json, in the page, names it on the command line); a stray file in
+        # report/ does not outlive the second.
+        same = os.path.join(self.tmp, "same")
+        args = [os.path.join(REPO, "fixtures", "images", "demo.E01"), "--tz", "Europe/Berlin", "--format", "html",
+                "--force"]
+        run_tool(args, same)
+        folder = pathlib.Path(same, "report")
+        first = {n: pathlib.Path(same, n).read_bytes() for n in ["report.html"] + ["report/" + n for n in names]}
+        pathlib.Path(folder, "task-999999.js").write_text("stale")
+        run_tool(args, same)
+        for name, data in first.items():
+            self.assertEqual(pathlib.Path(same, name).read_bytes(), data, name)
+        self.assertEqual(sorted(p.name for p in folder.iterdir()), names)
 
     def test_cut_off_page_says_so(self):
         """A page cut while it was written (a killed run, a full disk) has no end mark; its script, in the head,

@@ -1,5 +1,5 @@
 // report.html's writer on hand-made rows: evidence text stays data, long text is cut with a note, provenance is
-// never cut, the same rows give the same bytes. What the page draws from the data is tested in headless Chromium
+// never cut, each row goes to the parts of its task, its kind (and the denials), the same rows give the same bytes. What the page draws from the data is tested in headless Chromium
 // (html_report_chromium_test.py).
 #include "plugin/formats/html_report.h"
 
@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -83,24 +84,58 @@ class HtmlReport : public ::testing::Test {
     return read_file(out);
   }
 
-  // The data chunks of a page, parsed back: the page's file list and rows, in order.
+  // Rows and source files parsed back from the page's data chunks (its task rows) or from one part's rooPart
+  // statements (report/NAME.js).
   struct Data {
-    rapidjson::Document files{rapidjson::kArrayType}, rows{rapidjson::kArrayType};
+    rapidjson::Document files{rapidjson::kObjectType}, rows{rapidjson::kArrayType};
+    size_t chunks = 0;
+    std::string end;  // the part's closing rooPartEnd statement
   };
+  static void take(Data& d, const char* json, size_t size) {
+    rapidjson::Document chunk;
+    chunk.Parse(json, size);
+    EXPECT_FALSE(chunk.HasParseError()) << std::string(json, std::min<size_t>(size, 200));
+    if (chunk.HasParseError()) return;
+    ++d.chunks;
+    for (auto& f : chunk["files"].GetObject())
+      d.files.AddMember(rapidjson::Value(f.name, d.files.GetAllocator()), rapidjson::Value(f.value, d.files.GetAllocator()),
+                        d.files.GetAllocator());
+    for (auto& r : chunk["rows"].GetArray())
+      d.rows.PushBack(rapidjson::Value(r, d.rows.GetAllocator()), d.rows.GetAllocator());
+  }
   static Data data_of(const std::string& page) {
     Data d;
     const std::string open = R"(<script type="application/json" class="roo-data">)";
     for (size_t at = page.find(open); at != std::string::npos; at = page.find(open, at + 1)) {
       const size_t start = at + open.size(), end = page.find("</script>", start);
-      rapidjson::Document chunk;
-      chunk.Parse(page.data() + start, end - start);
-      EXPECT_FALSE(chunk.HasParseError());
-      for (auto& f : chunk["files"].GetArray())
-        d.files.PushBack(rapidjson::Value(f, d.files.GetAllocator()), d.files.GetAllocator());
-      for (auto& r : chunk["rows"].GetArray())
-        d.rows.PushBack(rapidjson::Value(r, d.rows.GetAllocator()), d.rows.GetAllocator());
+      take(d, page.data() + start, end - start);
     }
     return d;
+  }
+  // Every part in the folder beside the page, by name; each line is one statement.
+  std::map<std::string, Data> parts() const {
+    std::map<std::string, Data> out;
+    for (const auto& e : fs::directory_iterator(dir_ / "report")) {
+      const std::string name = e.path().stem().string();
+      Data& d = out[name];
+      std::istringstream text(read_file(e.path()));
+      const std::string head = "rooPart(\"" + name + "\",", tail = ");";
+      for (std::string line; std::getline(text, line);) {
+        if (line.rfind("rooPartEnd(", 0) == 0) {
+          d.end = line;
+          continue;
+        }
+        EXPECT_EQ(line.rfind(head, 0), 0u) << line.substr(0, 80);
+        EXPECT_EQ(line.substr(line.size() - tail.size()), tail);
+        take(d, line.data() + head.size(), line.size() - head.size() - tail.size());
+      }
+    }
+    return out;
+  }
+  static std::vector<std::string> row_ids(const Data& d) {
+    std::vector<std::string> ids;
+    for (const auto& r : d.rows.GetArray()) ids.push_back(r["row_id"].GetString());
+    return ids;
   }
 
   fs::path dir_;
@@ -130,22 +165,27 @@ TEST_F(HtmlReport, EvidenceMarkupStaysData) {
       write({row_line("aaaa0000aaaa0000aaaa0000aaaa0001", "user_message", json_string(hostile),
                       "/home/alice/x</script>.json", 0, R"(,"tool_input":{"</script>":"<b>bold</b>"})")},
             ctx_);
-  EXPECT_NE(page.find(R"(\u003c/script\u003e\u003cimg src=x onerror=alert(1)\u003e\u003c!--\u003cscript\u003ealert(2))"
+  // The row is in its task's part (a script of the page's folder): there too only \u-escaped.
+  const std::string part = read_file(dir_ / "report" / "task-000000.js");
+  EXPECT_NE(part.find(R"(\u003c/script\u003e\u003cimg src=x onerror=alert(1)\u003e\u003c!--\u003cscript\u003ealert(2))"
                       R"(\u003c/script\u003e\u0026amp;)"),
             std::string::npos);
+  EXPECT_EQ(part.find("<"), std::string::npos);
   EXPECT_EQ(page.find("<img"), std::string::npos);
   EXPECT_EQ(page.find("<b>"), std::string::npos);  // neither from the row nor from report.json
   EXPECT_EQ(page.find("<!--<"), std::string::npos);
-  // Four script elements, each closed once: roo-meta, one data chunk, roo-end, the page's script.
+  // Four script elements, each closed once: roo-meta, roo-index, roo-end, the page's script (a user message is no
+  // task row: it is in its task's part, not in the page).
   EXPECT_EQ(count(page, "<script"), 4u);
   EXPECT_EQ(count(page, "</script>"), 4u);
 
-  Data d = data_of(page);
+  auto all = parts();
+  Data& d = all["task-000000"];
   ASSERT_EQ(d.rows.Size(), 1u);
   EXPECT_EQ(std::string(d.rows[0]["text"].GetString()), hostile);
   EXPECT_EQ(std::string(d.rows[0]["tool_input"]["</script>"].GetString()), "<b>bold</b>");
-  ASSERT_EQ(d.files.Size(), 1u);
-  EXPECT_EQ(std::string(d.files[0]["path"].GetString()), "/home/alice/x</script>.json");
+  ASSERT_EQ(d.files.MemberCount(), 1u);
+  EXPECT_EQ(std::string(d.files["0"]["path"].GetString()), "/home/alice/x</script>.json");
 }
 
 TEST_F(HtmlReport, LongTextIsCutWithANoteNamingTheRow) {
@@ -154,12 +194,15 @@ TEST_F(HtmlReport, LongTextIsCutWithANoteNamingTheRow) {
   ASSERT_EQ(text.size(), 4100u);
   const std::string page =
       write({row_line("bbbb0000bbbb0000bbbb0000bbbb0001", "tool_result", json_string(text))}, ctx_);
-  Data d = data_of(page);
+  auto all = parts();
+  const Data& d = all["kind-tool_result"];
   EXPECT_EQ(
       std::string(d.rows[0]["text"].GetString()),
       std::string(3998, 'a') + "… 102 more bytes — full text in rows.jsonl row_id bbbb0000bbbb0000bbbb0000bbbb0001");
-  EXPECT_EQ(page.find(std::string(3999, 'a')), std::string::npos);
-  EXPECT_EQ(page.find("bbbbbbbbbb"), std::string::npos);  // none of the cut tail
+  for (const auto& e : fs::directory_iterator(dir_ / "report")) {
+    EXPECT_EQ(read_file(e.path()).find(std::string(3999, 'a')), std::string::npos);
+    EXPECT_EQ(read_file(e.path()).find("bbbbbbbbbb"), std::string::npos);  // none of the cut tail
+  }
 }
 
 // A row may put 32000 bytes of strings into the page; after that each string keeps 200 bytes. An array keeps 500
@@ -173,7 +216,8 @@ TEST_F(HtmlReport, RowBudgetAndArrayCap) {
   hunks += "]";
   const std::string page =
       write({row_line("cccc0000cccc0000cccc0000cccc0001", "file_edit", "\"src/a.py\"", "/p/api.json", 3, hunks)}, ctx_);
-  Data d = data_of(page);
+  auto all = parts();
+  const Data& d = all["task-000000"];
   const auto& h = d.rows[0]["hunks"];
   ASSERT_EQ(h.Size(), 10u);
   // The common fields' strings come first: 134 bytes (schema 16, row_id 32, kind 9, time_utc 24, time_source 5,
@@ -201,9 +245,10 @@ TEST_F(HtmlReport, SourceIsSharedPerFileAndComesBackWhole) {
       row_line("dddd0000dddd0000dddd0000dddd0001", "user_message", "\"one\"", long_path, 0),
       row_line("dddd0000dddd0000dddd0000dddd0002", "user_message", "\"two\"", long_path, 1),
       row_line("dddd0000dddd0000dddd0000dddd0003", "user_message", "\"three\"", "/other.json", 0)};
-  const std::string page = write(lines, ctx_);
-  Data d = data_of(page);
-  ASSERT_EQ(d.files.Size(), 2u);
+  write(lines, ctx_);
+  auto all = parts();
+  const Data& d = all["task-000000"];
+  ASSERT_EQ(d.files.MemberCount(), 2u);
   ASSERT_EQ(d.rows.Size(), 3u);
   EXPECT_EQ(d.rows[0]["source"]["_file"].GetInt(), 0);
   EXPECT_EQ(d.rows[1]["source"]["_file"].GetInt(), 0);
@@ -214,7 +259,7 @@ TEST_F(HtmlReport, SourceIsSharedPerFileAndComesBackWhole) {
     rapidjson::Document rebuilt;
     rebuilt.SetObject();
     auto& a = rebuilt.GetAllocator();
-    const auto& file = d.files[d.rows[i]["source"]["_file"].GetUint()];
+    const auto& file = d.files[std::to_string(d.rows[i]["source"]["_file"].GetUint()).c_str()];
     for (const auto& m : original["source"].GetObject()) {  // in the original's order
       const char* k = m.name.GetString();
       const rapidjson::Value& from = d.rows[i]["source"].HasMember(k) ? d.rows[i]["source"][k] : file[k];
@@ -223,21 +268,88 @@ TEST_F(HtmlReport, SourceIsSharedPerFileAndComesBackWhole) {
     EXPECT_EQ(rebuilt, original["source"]) << i;
     EXPECT_EQ(d.rows[i]["source"].MemberCount() + file.MemberCount(), original["source"].MemberCount() + 1) << i;
   }
-  EXPECT_EQ(std::string(d.files[0]["path"].GetString()), long_path);
+  EXPECT_EQ(std::string(d.files["0"]["path"].GetString()), long_path);
 }
 
 TEST_F(HtmlReport, SameRowsGiveTheSameBytes) {
   std::vector<std::string> lines;
-  for (int i = 0; i < 2500; ++i)  // more than one chunk (2000 rows)
+  for (int i = 0; i < 2500; ++i)  // more than one chunk (2000 rows) in the kind's part
     lines.push_back(row_line("eeee0000eeee0000eeee0000" + std::to_string(10000000 + i), "assistant_message",
                              json_string("answer " + std::to_string(i)), "/f" + std::to_string(i % 7) + ".json", i));
-  const std::string a = write(lines, ctx_, "a.html"), b = write(lines, ctx_, "b.html");
+  auto folder = [&] {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::directory_iterator(dir_ / "report")) files[e.path().filename()] = read_file(e.path());
+    return files;
+  };
+  const std::string a = write(lines, ctx_, "a.html");
+  const auto a_parts = folder();
+  const std::string b = write(lines, ctx_, "b.html");
   EXPECT_EQ(a, b);
-  EXPECT_EQ(count(a, R"(<script type="application/json" class="roo-data">)"), 2u);
-  EXPECT_EQ(data_of(a).rows.Size(), 2500u);
-  EXPECT_EQ(data_of(a).files.Size(), 7u);
+  EXPECT_EQ(a_parts, folder());
+  auto all = parts();
+  EXPECT_EQ(all.size(), 2u);  // one session (no task row: a group of its own) and one kind
+  for (const char* name : {"task-000000", "kind-assistant_message"}) {
+    EXPECT_EQ(all[name].chunks, 2u) << name;
+    EXPECT_EQ(all[name].rows.Size(), 2500u) << name;
+    EXPECT_EQ(all[name].files.MemberCount(), 7u) << name;
+    EXPECT_EQ(all[name].end, "rooPartEnd(\"" + std::string(name) + "\",{\"rows\":2500});") << name;
+  }
   EXPECT_NE(a.find(R"(<script type="application/json" id="roo-end">{"rows":2500,"files":7}</script>)"),
             std::string::npos);
+}
+
+// A row goes to its task's part (a task row starts a task; the rows after it with its session join it; a row of
+// no session is configuration), to its kind's part, and a denied one to the denials; the index counts each task.
+TEST_F(HtmlReport, RowsGoToTheirTaskKindAndDenialParts) {
+  auto with_session = [](std::string line, const std::string& session) {
+    const std::string from = R"("session_id":"t1")";
+    return line.replace(line.find(from), from.size(), session == "null" ? R"("session_id":null)" : "\"session_id\":\"" + session + "\"");
+  };
+  const std::vector<std::string> lines = {
+      with_session(row_line("a1", "task", "\"first task\""), "t1"),
+      with_session(row_line("a2", "command", "\"ls\"", "/x/ui.json", 1, R"(,"command":"ls","exit_code":2)"), "t1"),
+      with_session(row_line("a3", "permission_setting", "\"allow\""), "null"),
+      with_session(row_line("a4", "task", "\"second task\""), "t2"),
+      with_session(row_line("a5", "permission_decision", "\"no\"", "/x/ui.json", 2, R"(,"decision":"denied")"), "t2"),
+      with_session(row_line("a6", "tool_call", "\"x\"", "/x/ui.json", 3, R"(,"outcome":"denied")"), "t1"),
+      with_session(row_line("a7", "command", "\"pwd\"", "/x/ui.json", 4, R"(,"command":"pwd","exit_code":0)"), "t2")};
+  const std::string page = write(lines, ctx_);
+  auto all = parts();
+  using Ids = std::vector<std::string>;
+  EXPECT_EQ(row_ids(all["task-000000"]), (Ids{"a1", "a2", "a6"}));
+  EXPECT_EQ(row_ids(all["task-000001"]), (Ids{"a4", "a5", "a7"}));
+  EXPECT_EQ(row_ids(all["config"]), (Ids{"a3"}));
+  EXPECT_EQ(row_ids(all["kind-command"]), (Ids{"a2", "a7"}));
+  EXPECT_EQ(row_ids(all["kind-task"]), (Ids{"a1", "a4"}));
+  EXPECT_EQ(row_ids(all["denied"]), (Ids{"a5", "a6"}));
+  EXPECT_EQ(all.size(), 9u);  // 2 tasks, config, denied, 5 kinds
+  // Rows of many tasks name theirs; every row its place in rows.jsonl.
+  EXPECT_EQ(all["denied"].rows[0]["_group"].GetInt(), 1);
+  EXPECT_EQ(all["denied"].rows[1]["_group"].GetInt(), 0);
+  EXPECT_EQ(all["denied"].rows[1]["_n"].GetInt(), 5);
+  EXPECT_FALSE(all["task-000000"].rows[0].HasMember("_group"));
+  // The page holds the task rows and the index.
+  EXPECT_EQ(row_ids(data_of(page)), (Ids{"a1", "a4"}));
+  const std::string open = R"(<script type="application/json" id="roo-index">)";
+  const size_t at = page.find(open) + open.size();
+  rapidjson::Document index;
+  index.Parse(page.data() + at, page.find("</script>", at) - at);
+  ASSERT_FALSE(index.HasParseError());
+  const auto& g = index["groups"];
+  ASSERT_EQ(g.Size(), 2u);
+  EXPECT_EQ(std::string(g[0]["id"].GetString()), "a1");
+  EXPECT_EQ(std::string(g[0]["part"].GetString()), "task-000000");
+  EXPECT_EQ(g[0]["rows"].GetInt(), 3);
+  EXPECT_EQ(g[0]["c"]["commands"].GetInt(), 1);
+  EXPECT_EQ(g[0]["c"]["errors"].GetInt(), 1);  // exit code 2
+  EXPECT_EQ(g[0]["c"]["calls"].GetInt(), 2);
+  EXPECT_EQ(g[0]["c"]["denied"].GetInt(), 0);  // a denied outcome is no denied permission decision
+  EXPECT_EQ(g[1]["c"]["denied"].GetInt(), 1);
+  EXPECT_EQ(std::string(g[1]["first"].GetString()), "2026-03-10T09:20:00.772Z");
+  EXPECT_EQ(index["parts"]["config"].GetInt(), 1);
+  EXPECT_EQ(index["parts"]["denied"].GetInt(), 2);
+  EXPECT_EQ(index["parts"]["kind-command"].GetInt(), 2);
+  EXPECT_FALSE(index["parts"].HasMember("task-000000"));  // tasks are named by the groups
 }
 
 // The page itself: one file, a policy that forbids every fetch, the zone and report.json given to it, and no URL
@@ -247,22 +359,26 @@ TEST_F(HtmlReport, PageShell) {
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(
       page.find(
-          R"(<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; )"
+          R"(<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'unsafe-inline'; )"
           R"(style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">)"),
       std::string::npos);
   EXPECT_LT(page.find("Content-Security-Policy"), page.find("<style>"));
   EXPECT_EQ(count(page, "http"), count(page, "http-equiv") + count(page, "'http://www.w3.org/2000/svg'"));
   EXPECT_EQ(count(page, "'http://www.w3.org/2000/svg'"), 1u);
+  // The one script source the page sets is a part of its own folder.
   EXPECT_EQ(page.find("src="), std::string::npos);
+  EXPECT_EQ(count(page, "'src'"), 1u);
+  EXPECT_NE(page.find("s.setAttribute('src', file);"), std::string::npos);
   // The page's script builds its DOM from text only: none of the calls that parse a string as HTML or code.
   for (const char* parser : {"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "Function("})
     EXPECT_EQ(page.find(parser), std::string::npos) << parser;
   EXPECT_NE(
       page.find(R"(<script type="application/json" id="roo-meta">{"display_tz":"Europe/Berlin","tool_version":"0.1.0",)"
-                R"("text_bytes":4000,"row_budget_bytes":32000,"array_items":500,)"
+                R"("text_bytes":4000,"row_budget_bytes":32000,"array_items":500,"parts_folder":"report",)"
                 R"("report":{"evidence":{"paths":["/cases/x\u003c/script\u003e\u003cb\u003e.E01"]}}}</script>)"),
       std::string::npos);
-  EXPECT_NE(page.find(R"(<script type="application/json" id="roo-end">{"rows":0,"files":0}</script>)"),
+  EXPECT_NE(page.find(R"(<script type="application/json" id="roo-index">{"groups":[],"parts":{}}</script>)"
+                      "\n" R"(<script type="application/json" id="roo-end">{"rows":0,"files":0}</script>)"),
             std::string::npos);
   EXPECT_EQ(page.substr(page.size() - 8), "</html>\n");
 }

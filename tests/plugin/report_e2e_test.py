@@ -106,7 +106,7 @@ HTML_REPORT_NAMES = {
           "custom_storage_path_scans[].scan.custom_storage_paths[]"],
 }
 # What renderEvidence reads of other objects: JavaScript's own members (Array.isArray, box.append, ROWS.length …).
-HTML_JS_MEMBERS = {"isArray", "keys", "length", "append", "push", "map", "join", "concat"}
+HTML_JS_MEMBERS = {"isArray", "keys", "length", "append", "push", "map", "join", "concat", "filter"}
 
 
 def objects_at(value, path):

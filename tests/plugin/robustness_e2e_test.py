@@ -26,8 +26,9 @@ SHIM = None
 
 # fixtures/images/README.md: demo.E01 partition 1 (ext4) starts at sector 2048 of 512 bytes; partition 5 is NTFS.
 DEMO_EXT4_OFFSET = 2048 * 512
+# In the order they are published; report/ is report.html's folder of parts (docs/html-report.md).
 OUTPUT_FILES = ["rows.jsonl", "roo.body", "timeline.jsonl", "l2t.csv", "rows.csv", "roo.sqlite", "report.html",
-                "report.json"]
+                "report", "report.json"]
 
 
 def image(name):
@@ -49,6 +50,9 @@ def listing(top):
 
 
 def read(path):
+    """A file's bytes, or a folder's files (name → bytes)."""
+    if os.path.isdir(path):
+        return {name: read(os.path.join(path, name)) for name in sorted(os.listdir(path))}
     with open(path, "rb") as f:
         return f.read()
 

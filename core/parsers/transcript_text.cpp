@@ -6,6 +6,7 @@
 // four levels (tool → args → file → diff), by construction rather than by input, so no input can deepen recursion.
 #include "core/parsers/transcript_text.h"
 
+#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -619,7 +620,40 @@ std::optional<std::string> decision_body(std::string_view rest, std::string_view
   return std::string(strip_one_eol(rest));
 }
 
+// The "feedback" string of a JSON object text ({"status":"guidance","feedback":"…"}), when it parses as one.
+std::optional<std::string> json_feedback(std::string_view t) {
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseStopWhenDoneFlag>(t.data(), t.size());
+  if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+  auto it = doc.FindMember("feedback");
+  if (it == doc.MemberEnd() || !it->value.IsString()) return std::nullopt;
+  return std::string(it->value.GetString(), it->value.GetStringLength());
+}
+
 }  // namespace
+
+const std::vector<RooText>& roo_texts() {
+  using F = RooText::Feedback;
+  // Checked at the tags named (git show <tag>:<path> of RooCodeInc/Roo-Code). Texts Roo writes as a tool's result
+  // (toolDenied, toolError, missingToolParameterError inside toolError, rooIgnoreError, …) are results, read with
+  // their call (docs/row-contract.md "outcome"); these are the ones it writes as text blocks of a user turn.
+  static const std::vector<RooText> table = {
+      {"[ERROR] You did not use a tool in your previous response!", "retry_prompt", "v2.2.35 … v3.52.1",
+       "src/core/prompts/responses.ts formatResponse.noToolsUsed (pushed by recursivelyMakeClineRequests, "
+       "src/core/Cline.ts v3.3.26; src/core/task/Task.ts v3.52.1)"},
+      {"You seem to be having trouble proceeding.", "mistake_guidance", "v2.2.35 … v3.33.0",
+       "src/core/prompts/responses.ts formatResponse.tooManyMistakes (after ask mistake_limit_reached, "
+       "recursivelyMakeClineRequests, src/core/Cline.ts v3.3.26)",
+       F::tag},
+      {R"({"status":"guidance")", "mistake_guidance", "v3.33.1 … v3.52.1",
+       "src/core/prompts/responses.ts formatResponse.tooManyMistakes (after ask mistake_limit_reached, "
+       "src/core/task/Task.ts v3.52.1)",
+       F::json},
+      {"[Sliding window truncation:", "context_truncation", "v3.36.0 … v3.52.1",
+       "src/core/context-management/index.ts truncateConversation (v3.36.0, v3.52.1)"},
+  };
+  return table;
+}
 
 std::optional<EnvironmentDetails> parse_environment_details(std::string_view text) {
   constexpr std::string_view kOpen = "<environment_details>", kClose = "</environment_details>";
@@ -692,19 +726,22 @@ UserText classify_user_text(std::string_view text) {
     out.text = std::string(text);
     return out;
   }
-  if (starts_with(t, "[ERROR] You did not use a tool in your previous response!")) {
-    out.kind = UserTextKind::no_tool_retry;  // responses.ts:42-55 (§3.4)
-    out.text = std::string(text);
-    return out;
-  }
   if (starts_with(t, "[TASK RESUMPTION]")) {
     out.kind = UserTextKind::task_resumption;  // §4; current form "[TASK RESUMPTION] Resuming task..." (§3.2)
     out.text = resumption_text(text);
     return out;
   }
-  if (starts_with(t, "[Sliding window truncation:")) {
-    out.kind = UserTextKind::truncation_marker;  // context-management/index.ts:112-118 (§3.1)
+  for (const RooText& r : roo_texts()) {
+    if (!starts_with(t, r.opening)) continue;
+    out.kind = UserTextKind::roo_text;
+    out.roo_text = &r;
     out.text = std::string(text);
+    if (r.feedback == RooText::Feedback::tag) {
+      if (size_t at = t.find("<feedback>"); at != npos)
+        out.feedback = decision_body(t.substr(at), "<feedback>", "</feedback>", /*last=*/true);
+    } else if (r.feedback == RooText::Feedback::json) {
+      out.feedback = json_feedback(t);
+    }
     return out;
   }
   if (xml_result_header(t, out)) return out;

@@ -251,8 +251,28 @@ TEST(UserText, NoToolRetryPrompt_s3_4) {
       "[ERROR] You did not use a tool in your previous response! Please retry with a tool use.\n\n"
       "# Reminder: Instructions for Tool Use\n\nTool uses are formatted using XML-style tags.\n\n# Next Steps\n\n…";
   UserText u = classify_user_text(t);
-  EXPECT_EQ(u.kind, UserTextKind::no_tool_retry);
+  EXPECT_EQ(u.kind, UserTextKind::roo_text);
+  EXPECT_STREQ(u.roo_text->row_kind, "retry_prompt");
   EXPECT_EQ(u.text, t);
+  EXPECT_FALSE(u.feedback);
+}
+
+// formatResponse.tooManyMistakes, src/core/prompts/responses.ts at v3.3.26 (text) and v3.52.1 (JSON): Roo's guidance,
+// with the user's words inside it read out.
+TEST(UserText, MistakeGuidanceKeepsTheUsersFeedback_row_contract) {
+  UserText old = classify_user_text(
+      "You seem to be having trouble proceeding. The user has provided the following feedback to help guide you:\n"
+      "<feedback>\nuse the existing helper in utils.py\n</feedback>");
+  EXPECT_EQ(old.kind, UserTextKind::roo_text);
+  EXPECT_STREQ(old.roo_text->row_kind, "mistake_guidance");
+  EXPECT_EQ(old.feedback, std::optional<std::string>("use the existing helper in utils.py"));
+  UserText now = classify_user_text(R"({"status":"guidance","feedback":"stop and ask me first"})");
+  EXPECT_EQ(now.kind, UserTextKind::roo_text);
+  EXPECT_STREQ(now.roo_text->row_kind, "mistake_guidance");
+  EXPECT_EQ(now.feedback, std::optional<std::string>("stop and ask me first"));
+  // The same JSON without feedback, and a user who types the sentence in other words, are what they are.
+  EXPECT_FALSE(classify_user_text(R"({"status":"guidance"})").feedback);
+  EXPECT_EQ(classify_user_text("you seem to be having trouble proceeding").kind, UserTextKind::words);
 }
 
 TEST(UserText, TaskResumptionWithNewInstructions_s4) {
@@ -351,7 +371,8 @@ TEST(UserText, ToolResultRewrittenToText_s3_1) {
 
 TEST(UserText, SlidingWindowTruncationMarker_s3_1) {
   UserText u = classify_user_text("[Sliding window truncation: 12 messages hidden to reduce context]");
-  EXPECT_EQ(u.kind, UserTextKind::truncation_marker);
+  EXPECT_EQ(u.kind, UserTextKind::roo_text);
+  EXPECT_STREQ(u.roo_text->row_kind, "context_truncation");
   EXPECT_EQ(u.text, "[Sliding window truncation: 12 messages hidden to reduce context]");
 }
 

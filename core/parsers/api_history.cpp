@@ -337,9 +337,14 @@ class ApiHistoryParser {
     finish_xml_result();
     switch (ut.kind) {
       case UserTextKind::words: {
-        Row r = user_row(sub, std::move(ut.text));  // read no more: a long text is not copied
+        // Mentions Roo expanded after the words are Roo's, not the user's (docs/row-contract.md "Mentions"): the user
+        // row keeps what the user typed, each block is a row of its own.
+        std::optional<transcript::MentionSplit> split;
+        if (text.find("\n\n<") != std::string_view::npos) split = transcript::split_mentions(text);
+        Row r = user_row(sub, split ? std::move(split->typed) : std::move(ut.text));  // a long text is not copied
         if (texts_) remember_embedded(text, *texts_);
         emit(std::move(r));
+        if (split) mention_rows(split->mentions, sub);
         return;
       }
       case UserTextKind::environment_details:
@@ -389,6 +394,27 @@ class ApiHistoryParser {
         emit(std::move(r));
         return;
       }
+    }
+  }
+
+  // One mentioned_content row per expanded mention, in order: what it names and what Roo put into the prompt.
+  void mention_rows(std::vector<transcript::Mention>& mentions, std::optional<int64_t> sub) {
+    const auto& workspace = ctx_.identity ? ctx_.identity->project_path : std::nullopt;
+    for (size_t i = 0; i < mentions.size(); ++i) {
+      transcript::Mention& m = mentions[i];
+      Row r = base("mentioned_content", sub);
+      r.role = "system";
+      if (mentions.size() > 1) r.position.part_index = static_cast<int64_t>(i);
+      r.set("mention_kind", m.kind);
+      if (m.target) {
+        if (m.kind == "file" || m.kind == "folder")
+          r.set("mentioned_path", *m.target).set_opt("mentioned_path_resolved", resolve_task_path(*m.target, workspace));
+        else
+          r.set("mentioned_target", *m.target);
+      }
+      r.set("content_size", static_cast<int64_t>(m.content.size())).set("content_sha256", sha256_hex(m.content));
+      r.text = std::move(m.content);
+      emit(std::move(r));
     }
   }
 

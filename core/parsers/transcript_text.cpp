@@ -10,6 +10,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <limits>
@@ -620,6 +621,106 @@ std::optional<std::string> decision_body(std::string_view rest, std::string_view
   return std::string(strip_one_eol(rest));
 }
 
+// The blocks parseMentions appends (src/core/mentions/index.ts v3.3.26), and the sentence each mention is replaced by.
+struct MentionBlock {
+  std::string_view open;   // up to the attribute's value, or the whole opening line
+  bool has_attribute;      // open ends with `…="`, the value runs to `">\n`
+  std::string_view close;  // "\n</tag>"
+  const char* kind;
+};
+constexpr MentionBlock kMentionBlocks[] = {
+    {"<file_content path=\"", true, "\n</file_content>", "file"},
+    {"<folder_content path=\"", true, "\n</folder_content>", "folder"},
+    {"<url_content url=\"", true, "\n</url_content>", "url"},
+    {"<workspace_diagnostics>\n", false, "\n</workspace_diagnostics>", "problems"},
+    {"<git_working_state>\n", false, "\n</git_working_state>", "git_changes"},
+    {"<git_commit hash=\"", true, "\n</git_commit>", "git_commit"},
+    {"<terminal_output>\n", false, "\n</terminal_output>", "terminal"},
+};
+
+// "\n\n" and a block opening at t[at], or nothing.
+const MentionBlock* mention_block_at(std::string_view t, size_t at) {
+  if (t.compare(at, 3, "\n\n<") != 0) return nullptr;
+  for (const MentionBlock& b : kMentionBlocks)
+    if (t.compare(at + 2, b.open.size(), b.open) == 0) return &b;
+  return nullptr;
+}
+
+// The blocks from t[at] to the end of t, each "\n\n"-separated; false when the tail is anything else. A block's body
+// ends at the first close that is followed by the end or by the next block (a file may hold the closing tag).
+bool read_mention_blocks(std::string_view t, size_t at, std::vector<Mention>& out) {
+  while (at < t.size()) {
+    const MentionBlock* b = mention_block_at(t, at);
+    if (!b) return false;
+    size_t body = at + 2 + b->open.size();
+    Mention m;
+    m.kind = b->kind;
+    if (b->has_attribute) {
+      const size_t end = t.find("\">\n", body);
+      if (end == npos) return false;
+      m.target = std::string(t.substr(body, end - body));
+      body = end + 3;
+    }
+    size_t close = t.find(b->close, body);
+    for (; close != npos; close = t.find(b->close, close + 1)) {
+      const size_t after = close + b->close.size();
+      if (after == t.size() || mention_block_at(t, after)) break;
+    }
+    if (close == npos) return false;
+    m.content = std::string(t.substr(body, close - body));
+    out.push_back(std::move(m));
+    at = close + b->close.size();
+  }
+  return true;
+}
+
+// The user's typed text back from parseMentions' sentences (v3.3.26): "'p' (see below for file content)" and
+// "… folder content)" → "@/p", "'u' (see below for site content)" → "@u", "Git commit 'h' (see below for commit
+// info)" → "@h", and the fixed sentences of @problems, @git-changes and @terminal. A mention holds no whitespace.
+std::string typed_mentions(std::string_view t) {
+  struct Sentence {
+    std::string_view text;  // what follows the quoted target, or the whole sentence
+    std::string_view typed_prefix;
+    bool quoted;
+    std::string_view before_quote;  // words Roo puts before the quote ("Git commit ")
+  };
+  static constexpr Sentence kSentences[] = {
+      {"' (see below for file content)", "@/", true, ""},
+      {"' (see below for folder content)", "@/", true, ""},
+      {"' (see below for site content)", "@", true, ""},
+      {"' (see below for commit info)", "@", true, "Git commit "},
+      {"Workspace Problems (see below for diagnostics)", "@problems", false, ""},
+      {"Working directory changes (see below for details)", "@git-changes", false, ""},
+      {"Terminal Output (see below for output)", "@terminal", false, ""},
+  };
+  std::string out;
+  size_t copied = 0;
+  for (size_t at = t.find(" (see below for "); at != npos; at = t.find(" (see below for ", at + 1)) {
+    for (const Sentence& s : kSentences) {
+      if (s.quoted) {
+        if (at == 0 || t[at - 1] != '\'' || t.compare(at - 1, s.text.size(), s.text) != 0) continue;
+        const size_t open = t.rfind('\'', at - 2);
+        if (open == npos || open < copied) continue;
+        const std::string_view target = t.substr(open + 1, at - 2 - open);
+        if (target.empty() || std::any_of(target.begin(), target.end(), is_space)) continue;
+        const size_t start = open - s.before_quote.size();
+        if (open < s.before_quote.size() || start < copied || t.compare(start, s.before_quote.size(), s.before_quote) != 0)
+          continue;
+        out.append(t.substr(copied, start - copied)).append(s.typed_prefix).append(target);
+        copied = at - 1 + s.text.size();
+      } else {
+        const size_t head = s.text.find(" (see below for ");
+        if (at < head || at - head < copied || t.compare(at - head, s.text.size(), s.text) != 0) continue;
+        out.append(t.substr(copied, at - head - copied)).append(s.typed_prefix);
+        copied = at - head + s.text.size();
+      }
+      break;
+    }
+  }
+  out.append(t.substr(copied));
+  return out;
+}
+
 // The "feedback" string of a JSON object text ({"status":"guidance","feedback":"…"}), when it parses as one.
 std::optional<std::string> json_feedback(std::string_view t) {
   rapidjson::Document doc;
@@ -631,6 +732,21 @@ std::optional<std::string> json_feedback(std::string_view t) {
 }
 
 }  // namespace
+
+std::optional<MentionSplit> split_mentions(std::string_view text) {
+  // Blocks are appended after the words, so the first "\n\n<block" whose tail reads as blocks starts them. Only a
+  // few candidates are tried: each try reads to the end.
+  int tries = 0;
+  for (size_t at = text.find("\n\n<"); at != npos && tries < 8; at = text.find("\n\n<", at + 1)) {
+    if (!mention_block_at(text, at)) continue;
+    ++tries;
+    MentionSplit split;
+    if (!read_mention_blocks(text, at, split.mentions)) continue;
+    split.typed = typed_mentions(unwrap_envelope(text.substr(0, at)));
+    return split;
+  }
+  return std::nullopt;
+}
 
 const std::vector<RooText>& roo_texts() {
   using F = RooText::Feedback;

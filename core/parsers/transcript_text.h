@@ -64,6 +64,23 @@ UserText classify_user_text(std::string_view text);
 // The subtask id when classify_user_text would find text a subtask_completed one, without copying the rest of it.
 std::optional<std::string> completed_subtask_id(std::string_view text);
 
+// ---- Mentions expanded into a user text (parseMentions, src/core/mentions/index.ts at v3.3.26) ----
+// Roo replaces each @mention of the text by a sentence ("'a.py' (see below for file content)") and appends one block
+// per mention after it: <file_content path="…">, <folder_content path="…">, <url_content url="…">,
+// <workspace_diagnostics>, <git_working_state>, <git_commit hash="…">, <terminal_output>. Only a text whose tail is
+// such blocks, each "\n\n"-separated to its end, is read so; any other text is the user's as it stands.
+struct Mention {
+  std::string kind;                   // file | folder | url | problems | git_changes | git_commit | terminal
+  std::optional<std::string> target;  // the path, URL or commit hash the block names
+  std::string content;                // the block's body
+};
+struct MentionSplit {
+  std::string typed;                  // the words before the blocks, with Roo's sentences turned back into the
+                                      // @mentions the user typed (what the ui's say:"text" holds)
+  std::vector<Mention> mentions;
+};
+std::optional<MentionSplit> split_mentions(std::string_view text);
+
 // ---- XML-era tool calls (docs/roo-format.md §4; only the first call of a message counts: docs/row-contract.md) ----
 struct XmlToolCall {
   std::string name;         // a known tool name, e.g. "execute_command"

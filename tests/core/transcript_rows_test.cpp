@@ -333,6 +333,36 @@ TEST(UserTurns, FollowupAnswerIsAUserRow_row_contract) {
   EXPECT_TRUE(u.rows.rows.empty());  // both are the api's facts again
 }
 
+// docs/row-contract.md "Mentions": the prompt's row holds what the user typed (the ui's text, which then folds), each
+// expanded block is a mentioned_content row naming the path, with its size and sha256.
+TEST(Mentions, ThePromptKeepsTheTypedWordsAndEachExpansionIsARow_row_contract) {
+  const UiTurnTimes ui = turns_of(R"([{"ts":100,"type":"say","say":"text","text":"Explain @/a.py"}])");
+  ParserHarness h;
+  ConversationTexts texts;
+  {
+    MemoryBytes src(
+        R"([{"role":"user","content":[{"type":"text","text":"<task>\nExplain 'a.py' (see below for file content)\n</task>\n\n<file_content path=\"a.py\">\n1 | x = 1\n</file_content>"}],"ts":150}])");
+    HashingStream in(src);
+    ParseContext ctx = h.ctx("api_conversation_history.json");
+    ctx.ui_words = &ui;
+    parse_api_history(in, ctx, &texts);
+  }
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "mentioned_content"}));
+  EXPECT_EQ(h.rows.str(0, "text"), "Explain @/a.py");
+  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts");
+  EXPECT_EQ(h.rows.str(1, "role"), "system");
+  EXPECT_EQ(h.rows.str(1, "text"), "1 | x = 1");
+  EXPECT_EQ(h.rows.str(1, "mention_kind"), "file");
+  EXPECT_EQ(h.rows.str(1, "mentioned_path"), "a.py");
+  EXPECT_EQ(h.rows.str(1, "mentioned_path_resolved"), "/home/alice/proj/a.py");
+  EXPECT_EQ(h.rows.rows[1]["content_size"].GetInt(), 9);
+  // sha256 of "1 | x = 1" (printf '1 | x = 1' | sha256sum).
+  EXPECT_EQ(h.rows.str(1, "content_sha256"), "99c67bea37fb57304beb6c2dfe3e743496bf77ca09b729effe8d5828a850098c");
+  ParserHarness u;
+  run_ui(u, R"([{"ts":100,"type":"say","say":"text","text":"Explain @/a.py"}])", &texts);
+  EXPECT_TRUE(u.rows.rows.empty());  // one user row for the prompt
+}
+
 // docs/roo-format.md §3.1: condensed messages are kept and marked; the summary is its own row.
 TEST(Condense, HiddenMessagesAreKeptAndMarked_roo_format_3_1) {
   ParserHarness h;

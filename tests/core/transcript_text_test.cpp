@@ -660,5 +660,47 @@ TEST(XmlDecision, MustStartWithTheSentence_s4) {
   EXPECT_FALSE(parse_xml_decision("[read_file for 'a'] Result:"));
 }
 
+// ---- split_mentions (parseMentions, src/core/mentions/index.ts v3.3.26) ----
+
+TEST(Mentions, ExpandedBlocksAreSplitOffAndTheTypedWordsComeBack_row_contract) {
+  auto split = split_mentions(
+      "<task>\nExplain 'src/a.py' (see below for file content) and fix Workspace Problems (see below for "
+      "diagnostics), see 'https://x.org/doc' (see below for site content)\n</task>\n\n"
+      "<file_content path=\"src/a.py\">\n1 | x = 1\n2 | y = \"</file_content>\"\n</file_content>\n\n"
+      "<workspace_diagnostics>\nNo errors or warnings detected.\n</workspace_diagnostics>\n\n"
+      "<url_content url=\"https://x.org/doc\">\n# Doc\n</url_content>");
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->typed, "Explain @/src/a.py and fix @problems, see @https://x.org/doc");
+  ASSERT_EQ(split->mentions.size(), 3u);
+  EXPECT_EQ(split->mentions[0].kind, "file");
+  EXPECT_EQ(split->mentions[0].target, std::optional<std::string>("src/a.py"));
+  // A close inside the file is content: the block ends at the close followed by the next block.
+  EXPECT_EQ(split->mentions[0].content, "1 | x = 1\n2 | y = \"</file_content>\"");
+  EXPECT_EQ(split->mentions[1].kind, "problems");
+  EXPECT_FALSE(split->mentions[1].target);
+  EXPECT_EQ(split->mentions[1].content, "No errors or warnings detected.");
+  EXPECT_EQ(split->mentions[2].kind, "url");
+  EXPECT_EQ(split->mentions[2].content, "# Doc");
+}
+
+TEST(Mentions, TextsThatAreNotExpansionsStayWhole_row_contract) {
+  // Tags the user pasted, with words after them: not blocks Roo appended.
+  EXPECT_FALSE(split_mentions("see\n\n<file_content path=\"a\">\nx\n</file_content>\nand more"));
+  EXPECT_FALSE(split_mentions("see\n\n<file_content path=\"a\">\nnever closed"));
+  EXPECT_FALSE(split_mentions("plain words"));
+  // Folder, commit, git changes and terminal sentences come back as typed.
+  auto split = split_mentions(
+      "'lib/' (see below for folder content) at Git commit 'abc1234' (see below for commit info) with Working "
+      "directory changes (see below for details) and Terminal Output (see below for output)\n\n"
+      "<folder_content path=\"lib/\">\n└── a.py\n</folder_content>\n\n<git_commit hash=\"abc1234\">\nfix\n"
+      "</git_commit>\n\n<git_working_state>\nM a.py\n</git_working_state>\n\n<terminal_output>\n$ ls\n</terminal_output>");
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->typed, "@/lib/ at @abc1234 with @git-changes and @terminal");
+  ASSERT_EQ(split->mentions.size(), 4u);
+  EXPECT_EQ(split->mentions[1].kind, "git_commit");
+  EXPECT_EQ(split->mentions[1].target, std::optional<std::string>("abc1234"));
+  EXPECT_EQ(split->mentions[3].content, "$ ls");
+}
+
 }  // namespace
 }  // namespace roo::transcript

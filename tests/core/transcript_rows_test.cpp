@@ -30,6 +30,15 @@ UiTurnTimes turns_of(const std::string& ui) {
   HashingStream in(src);
   return read_ui_turn_times(in);
 }
+// A timed api history beside its ui records: only the user's words are timed from the ui.
+ParseStats run_api_beside_ui(ParserHarness& h, const std::string& api, const UiTurnTimes& ui,
+                             ConversationTexts* texts = nullptr) {
+  MemoryBytes src(api);
+  HashingStream in(src);
+  ParseContext ctx = h.ctx("api_conversation_history.json");
+  ctx.ui_words = &ui;
+  return parse_api_history(in, ctx, texts);
+}
 
 // Kinds of the rows, in order, for compact order checks.
 std::vector<std::string> kinds(const ParserHarness& h) {
@@ -118,14 +127,8 @@ TEST(PermissionRows, FeedbackOnADenialIsTimedByItsUiRecordAndFoldsIt_row_contrac
       R"({"ts":40,"type":"say","say":"api_req_started","text":"{}"}])");
   ParserHarness h;
   ConversationTexts texts;
-  {
-    MemoryBytes src(R"([{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"write_to_file","input":{"path":"c.py","content":"x"}}],"ts":15},)"
-                    R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"{\"status\":\"denied\",\"feedback\":\"leave conftest alone\"}"}],"ts":45}])");
-    HashingStream in(src);
-    ParseContext ctx = h.ctx("api_conversation_history.json");
-    ctx.ui_words = &ui;
-    parse_api_history(in, ctx, &texts);
-  }
+  run_api_beside_ui(h, R"([{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"write_to_file","input":{"path":"c.py","content":"x"}}],"ts":15},)"
+                    R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"{\"status\":\"denied\",\"feedback\":\"leave conftest alone\"}"}],"ts":45}])", ui, &texts);
   ASSERT_EQ(kinds(h), (std::vector<std::string>{"file_edit", "tool_result", "permission_decision", "user_message"}));
   EXPECT_EQ(h.rows.str(2, "time_utc"), "1970-01-01T00:00:00.045Z");
   EXPECT_EQ(h.rows.str(3, "time_utc"), "1970-01-01T00:00:00.030Z");  // before the request at 0.040
@@ -339,14 +342,10 @@ TEST(Mentions, ThePromptKeepsTheTypedWordsAndEachExpansionIsARow_row_contract) {
   const UiTurnTimes ui = turns_of(R"([{"ts":100,"type":"say","say":"text","text":"Explain @/a.py"}])");
   ParserHarness h;
   ConversationTexts texts;
-  {
-    MemoryBytes src(
-        R"([{"role":"user","content":[{"type":"text","text":"<task>\nExplain 'a.py' (see below for file content)\n</task>\n\n<file_content path=\"a.py\">\n1 | x = 1\n</file_content>"}],"ts":150}])");
-    HashingStream in(src);
-    ParseContext ctx = h.ctx("api_conversation_history.json");
-    ctx.ui_words = &ui;
-    parse_api_history(in, ctx, &texts);
-  }
+  run_api_beside_ui(
+      h,
+      R"([{"role":"user","content":[{"type":"text","text":"<task>\nExplain 'a.py' (see below for file content)\n</task>\n\n<file_content path=\"a.py\">\n1 | x = 1\n</file_content>"}],"ts":150}])",
+      ui, &texts);
   ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "mentioned_content"}));
   EXPECT_EQ(h.rows.str(0, "text"), "Explain @/a.py");
   EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts");
@@ -420,14 +419,6 @@ ParseStats run_api_with_turns(ParserHarness& h, const std::string& api, const Ui
   ParseContext ctx = h.ctx("api_conversation_history.json");
   ctx.ui_turns = &turns;
   ctx.ui_words = &turns;
-  return parse_api_history(in, ctx);
-}
-// A timed api history beside its ui records: only the user's words are timed from the ui.
-ParseStats run_api_beside_ui(ParserHarness& h, const std::string& api, const UiTurnTimes& ui) {
-  MemoryBytes src(api);
-  HashingStream in(src);
-  ParseContext ctx = h.ctx("api_conversation_history.json");
-  ctx.ui_words = &ui;
   return parse_api_history(in, ctx);
 }
 

@@ -779,8 +779,9 @@ class ApiHistoryParser {
       emit(std::move(d));
       // Words typed on an approval or a denial stay the person's (docs/row-contract.md "Permission rows"): a
       // user_message row right after the decision, linked to it by the decision and the call's id and tool. Roo
-      // says them as say("user_feedback") before it writes the result (askApproval, src/core/Cline.ts v3.3.26;
-      // src/core/task/Task.ts v3.52.1), so that ui record folds into this row and times it.
+      // says them as say("user_feedback") before it writes the result (askApproval in src/core/Cline.ts v3.3.26 and
+      // src/core/assistant-message/presentAssistantMessage.ts v3.52.1), so that ui record folds into this row and
+      // times it.
       if (feedback) {
         Row words = user_row(sub, *feedback);
         words.set("feedback_on_decision", *decision).set_opt("tool_use_id", result_id);

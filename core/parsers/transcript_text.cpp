@@ -10,7 +10,6 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <algorithm>
 #include <array>
 #include <cctype>
 #include <limits>
@@ -699,10 +698,13 @@ std::string typed_mentions(std::string_view t) {
     for (const Sentence& s : kSentences) {
       if (s.quoted) {
         if (at == 0 || t[at - 1] != '\'' || t.compare(at - 1, s.text.size(), s.text) != 0) continue;
-        const size_t open = t.rfind('\'', at - 2);
-        if (open == npos || open < copied) continue;
+        // Back to the opening quote over the target, which holds no whitespace: the scan stops at the previous
+        // sentence's spaces at the latest, so the whole text is scanned about once.
+        size_t open = at - 1;
+        while (open > copied && t[open - 1] != '\'' && !is_space(t[open - 1])) --open;
+        if (open <= copied || t[open - 1] != '\'' || open == at - 1) continue;
+        --open;
         const std::string_view target = t.substr(open + 1, at - 2 - open);
-        if (target.empty() || std::any_of(target.begin(), target.end(), is_space)) continue;
         const size_t start = open - s.before_quote.size();
         if (open < s.before_quote.size() || start < copied || t.compare(start, s.before_quote.size(), s.before_quote) != 0)
           continue;

@@ -25,7 +25,8 @@ std::vector<FileKind> build_file_kinds() {
   const std::vector<std::string_view> api_rows = {
       "user_message", "assistant_message", "reasoning",       "tool_call",    "tool_result",
       "command",      "file_edit",         "file_read",       "environment",  "context_truncation",
-      "condense_summary", "retry_prompt",  "task_resumption", "permission_decision", "subtask_link"};
+      "condense_summary", "retry_prompt",  "mistake_guidance", "task_resumption", "permission_decision",
+      "subtask_link", "mentioned_content"};
   // history_disagreement: an index entry that differs from the task's history_item.json (docs/row-contract.md
   // "Disagreeing reports").
   const std::vector<std::string_view> task_rows = {"task", "permission_mode", "subtask_link", "history_disagreement"};

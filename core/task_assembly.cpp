@@ -318,20 +318,27 @@ std::optional<std::string> environment_workspace(FileSystemView& fs, const TaskD
   return std::nullopt;
 }
 
-// The ui records that time the api history's records when its first record has no ts (UiTurnTimes); none otherwise.
-std::optional<UiTurnTimes> untimed_api_turns(FileSystemView& fs, const TaskDir& td, const FileMeta& api_file) {
+// The ui records that time the api history's rows (UiTurnTimes), read from the task's ui_messages.json when it has
+// one; untimed says whether the api history's first record has no ts (then its turns time its records too).
+struct UiTimes {
+  UiTurnTimes marks;
+  bool untimed = false;
+};
+std::optional<UiTimes> ui_times_for_api(FileSystemView& fs, const TaskDir& td, const FileMeta& api_file) {
   auto ui = td.files.find(TaskFileKind::ui_messages);
   if (ui == td.files.end()) return std::nullopt;
+  UiTimes out;
   {
     auto bytes = fs.open(api_file);
     if (!bytes) return std::nullopt;
     HashingStream in(*bytes);
-    if (api_history_first_record_timed(in)) return std::nullopt;
+    out.untimed = !api_history_first_record_timed(in);
   }
   auto bytes = fs.open(ui->second);
   if (!bytes) return std::nullopt;
   HashingStream in(*bytes);
-  return read_ui_turn_times(in);
+  out.marks = read_ui_turn_times(in);
+  return out;
 }
 
 }  // namespace
@@ -574,12 +581,16 @@ void assemble_task(FileSystemView& fs, const TaskDir& td, const RootJoins& joins
   for (TaskFileKind kind : {TaskFileKind::api_history, TaskFileKind::legacy_claude_messages}) {
     auto it = td.files.find(kind);
     if (it == td.files.end()) continue;
-    // An api history without ts (roo-cline up to v2.2.35): the ui records of the same turns time its rows.
-    const std::optional<UiTurnTimes> turns = untimed_api_turns(fs, td, it->second);
+    // The ui records of the user's words time its user rows; an api history without ts (roo-cline up to v2.2.35)
+    // has its other rows timed by the ui records of the same turns.
+    const std::optional<UiTimes> ui_times = ui_times_for_api(fs, td, it->second);
     SourceReading src(fs, it->second, &id, out, report, native, file_kind(kind).report_kind);
     src.ctx.task_dirs = &task_dirs;
     src.ctx.deleted_task_dirs = &deleted_task_dirs;
-    if (turns) src.ctx.ui_turns = &*turns;
+    if (ui_times) {
+      src.ctx.ui_words = &ui_times->marks;
+      if (ui_times->untimed) src.ctx.ui_turns = &ui_times->marks;
+    }
     fold(src.ctx, kind, true);
     if (HashingStream* in = src.stream()) {
       ConversationTexts texts;

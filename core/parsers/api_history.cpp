@@ -94,10 +94,12 @@ struct ResultReading {
   std::optional<tools::ResultStatus> status;
   std::optional<transcript::XmlDecision> xml;
   std::optional<tools::SkippedTool> skipped;
-  explicit ResultReading(std::string_view text)
+  std::optional<std::string_view> failure;  // a tool's failure sentence (tools::failure_form)
+  ResultReading(std::string_view text, bool native)
       : status(tools::parse_result_status(text)),
         xml(status ? std::nullopt : transcript::parse_xml_decision(text)),
-        skipped(tools::parse_skipped_tool(text)) {}
+        skipped(tools::parse_skipped_tool(text)),
+        failure(status || xml ? std::nullopt : tools::failure_form(text, native)) {}
 };
 
 // What a result says happened to its call (docs/row-contract.md "outcome").
@@ -115,6 +117,7 @@ std::string call_outcome(std::string_view text, const ResultReading& read, std::
       t.find("was not executed because a tool has already been used in this message") != std::string_view::npos)
     return "not_executed";
   if (is_error == std::optional<bool>(true)) return "error";
+  if (read.failure) return "error";  // a failure in the tool's own words ("Unable to apply diff to file: …")
   return "completed";
 }
 
@@ -247,6 +250,32 @@ class ApiHistoryParser {
     if (model_) r.set("model", *model_).set("model_source", std::string("environment_details"));
     return r;
   }
+  // A user_message row of the user's words. It is timed by the ui record that shows the same words when there is
+  // one (docs/row-contract.md "Which record times a row"): Roo writes that record when the user submits them and
+  // the api copy only after say("api_req_started") and loadContext (recursivelyMakeClineRequests, src/core/Cline.ts
+  // at v3.3.26; Task.ts at v3.52.1), so the api ts would put the prompt after the request it caused. Repeated
+  // words take the ui records of those words in order; the row keeps the api record as its source and names the
+  // ui record in time_from_ui_record.
+  Row user_row(std::optional<int64_t> sub, std::string text) {
+    Row r = base("user_message", sub, "user", std::move(text));
+    remember(*r.text);
+    if (!ctx_.ui_words) return r;
+    const auto& words = ctx_.ui_words->user_words;
+    auto it = words.find(sha256_hex(trim(*r.text)));
+    if (it == words.end()) return r;
+    size_t& used = ui_words_used_[it->first];
+    if (used >= it->second.size()) return r;
+    const UiTurnTimes::Mark& mark = it->second[used++];
+    r.time_ms = mark.ts;
+    r.time_source = "ui.ts";
+    for (auto f = r.fields.begin(); f != r.fields.end(); ++f)
+      if (f->first == "time_from_ui_record") {  // an untimed record's turn mark gives way to the words' record
+        r.fields.erase(f);
+        break;
+      }
+    r.set("time_from_ui_record", mark.ui_index);
+    return r;
+  }
   void emit(Row&& r) { ctx_.sink->emit(std::move(r)); }
   void remember(std::string_view text, ConversationTexts::Kind kind = ConversationTexts::Kind::text) {
     if (texts_) texts_->add(text, kind);
@@ -308,18 +337,30 @@ class ApiHistoryParser {
     finish_xml_result();
     switch (ut.kind) {
       case UserTextKind::words: {
-        Row r = base("user_message", sub, "user", std::move(ut.text));  // read no more: a long text is not copied
-        remember(*r.text);
+        // Mentions Roo expanded after the words are Roo's, not the user's (docs/row-contract.md "Mentions"): the user
+        // row keeps what the user typed, each block is a row of its own.
+        std::optional<transcript::MentionSplit> split;
+        if (text.find("\n\n<") != std::string_view::npos) split = transcript::split_mentions(text);
+        Row r = user_row(sub, split ? std::move(split->typed) : std::move(ut.text));  // a long text is not copied
         if (texts_) remember_embedded(text, *texts_);
         emit(std::move(r));
+        if (split) mention_rows(split->mentions, sub);
         return;
       }
       case UserTextKind::environment_details:
         environment(text, sub);
         return;
-      case UserTextKind::no_tool_retry: {
-        Row r = base("retry_prompt", sub, "system", std::string(text));
+      case UserTextKind::roo_text: {
+        // Roo's own text (docs/row-contract.md "Roo's texts in user turns"); words the user typed inside it (the
+        // <feedback> of a mistake-limit prompt) stay the user's, right after it.
+        Row r = base(ut.roo_text->row_kind, sub, "system", std::string(text));
+        r.set("roo_text", std::string(ut.roo_text->opening));
         emit(std::move(r));
+        if (ut.feedback && !trim(*ut.feedback).empty()) {
+          Row words = user_row(sub, std::move(*ut.feedback));
+          words.set("inside_roo_text", std::string(ut.roo_text->row_kind));
+          emit(std::move(words));
+        }
         return;
       }
       case UserTextKind::task_resumption: {
@@ -328,9 +369,7 @@ class ApiHistoryParser {
         r.set("has_user_instructions", has_instructions);
         emit(std::move(r));
         if (has_instructions) {
-          Row words = base("user_message", sub, "user", ut.text);
-          remember(*words.text);
-          emit(std::move(words));
+          emit(user_row(sub, ut.text));
         }
         return;
       }
@@ -355,11 +394,27 @@ class ApiHistoryParser {
         emit(std::move(r));
         return;
       }
-      case UserTextKind::truncation_marker: {
-        Row r = base("context_truncation", sub, "system", std::string(text));
-        emit(std::move(r));
-        return;
+    }
+  }
+
+  // One mentioned_content row per expanded mention, in order: what it names and what Roo put into the prompt.
+  void mention_rows(std::vector<transcript::Mention>& mentions, std::optional<int64_t> sub) {
+    const auto& workspace = ctx_.identity ? ctx_.identity->project_path : std::nullopt;
+    for (size_t i = 0; i < mentions.size(); ++i) {
+      transcript::Mention& m = mentions[i];
+      Row r = base("mentioned_content", sub);
+      r.role = "system";
+      if (mentions.size() > 1) r.position.part_index = static_cast<int64_t>(i);
+      r.set("mention_kind", m.kind);
+      if (m.target) {
+        if (m.kind == "file" || m.kind == "folder")
+          r.set("mentioned_path", *m.target).set_opt("mentioned_path_resolved", resolve_task_path(*m.target, workspace));
+        else
+          r.set("mentioned_target", *m.target);
       }
+      r.set("content_size", static_cast<int64_t>(m.content.size())).set("content_sha256", sha256_hex(m.content));
+      r.text = std::move(m.content);
+      emit(std::move(r));
     }
   }
 
@@ -655,7 +710,8 @@ class ApiHistoryParser {
   // Writes a call joined to its result, then the result, then what the result says the user decided or typed.
   void answer(std::optional<PendingCall> call, Row result, std::string_view text, std::optional<bool> is_error,
               std::optional<int64_t> sub) {
-    const ResultReading read(text);
+    const std::string* format_named = result.string_field("result_format");
+    const ResultReading read(text, format_named && *format_named == "native");
     const auto& status = read.status;
     const auto& xml_decision = read.xml;
     if (status) {
@@ -671,6 +727,7 @@ class ApiHistoryParser {
           .set_opt("error", xml_decision->error);
     }
     if (read.skipped) result.set("skipped", read.skipped->reason);
+    if (read.failure) result.set("failure_form", std::string(*read.failure));
     if (texts_) {
       texts_->add(unwrapped_user_text(text));  // feedback typed after a completion (§11 item 5)
       if (status && status->feedback) texts_->add(*status->feedback);
@@ -720,9 +777,17 @@ class ApiHistoryParser {
       if (!tool_name.empty()) d.set("tool_name", tool_name);
       d.set("evidence", std::string(status ? "api.tool_result_status" : "api.xml_decision_text"));
       emit(std::move(d));
-      // A <feedback> typed beside a result stays the person's words (docs/row-contract.md "XML-era tool calls"). (A
-      // native status JSON's feedback is a field of the decision, and its ui say:"user_feedback" folds into it.)
-      if (xml_decision && feedback) user_words(std::vector<std::string>{*feedback}, sub);
+      // Words typed on an approval or a denial stay the person's (docs/row-contract.md "Permission rows"): a
+      // user_message row right after the decision, linked to it by the decision and the call's id and tool. Roo
+      // says them as say("user_feedback") before it writes the result (askApproval in src/core/Cline.ts v3.3.26 and
+      // src/core/assistant-message/presentAssistantMessage.ts v3.52.1), so that ui record folds into this row and
+      // times it.
+      if (feedback) {
+        Row words = user_row(sub, *feedback);
+        words.set("feedback_on_decision", *decision).set_opt("tool_use_id", result_id);
+        if (!tool_name.empty()) words.set("tool_name", tool_name);
+        emit(std::move(words));
+      }
     } else if (!xml_result) {
       if (starts_with(trim(text), "<user_message>")) user_words(std::vector<std::string>{unwrap_user_text(text)}, sub);
     } else if (tool_name == "ask_followup_question" || tool_name == "attempt_completion") {
@@ -739,12 +804,10 @@ class ApiHistoryParser {
   // Follow-up answers and attempt_completion feedback stay the user's (docs/row-contract.md "XML-era tool calls").
   void user_words(std::vector<std::string> words, std::optional<int64_t> sub) {
     int64_t part = 0;
+    const bool parts = words.size() > 1;
     for (std::string& w : words) {
-      Row r = base("user_message", sub);
-      r.role = "user";
-      if (words.size() > 1) r.position.part_index = part++;
-      r.text = std::move(w);
-      remember(*r.text);
+      Row r = user_row(sub, std::move(w));
+      if (parts) r.position.part_index = part++;
       emit(std::move(r));
     }
   }
@@ -847,6 +910,7 @@ class ApiHistoryParser {
   bool xml_call_taken_ = false;
   bool seen_tool_use_ = false;
   std::optional<bool> rest_has_tool_use_;
+  std::map<std::string, size_t> ui_words_used_;  // per text digest: how many of its ui records user rows took
 };
 
 }  // namespace

@@ -42,6 +42,10 @@ struct UiTurnTimes {
   std::vector<Mark> request_starts;                 // each api_req_started, in order
   std::vector<std::optional<Mark>> replies;         // the first other timed record after each of them
   std::map<int64_t, Mark> by_history_index;         // the first record of each conversationHistoryIndex
+  // The ui records of the user's own words, which time the api rows of the same words (docs/row-contract.md "Which
+  // record times a row"): the first say:"text" (the prompt, Cline.ts startTask at v3.3.26, Task.ts startTask at
+  // v3.52.1) and every say:"user_feedback", keyed by the sha256 of the trimmed text, in file order.
+  std::map<std::string, std::vector<Mark>> user_words;
 };
 
 struct ParseContext {
@@ -64,6 +68,8 @@ struct ParseContext {
   std::set<int64_t>* folded_records = nullptr;
   // Reading an api history whose records have no ts: the ui records that time them (UiTurnTimes).
   const UiTurnTimes* ui_turns = nullptr;
+  // Reading an api history beside a ui_messages.json: its records of the user's words (UiTurnTimes::user_words).
+  const UiTurnTimes* ui_words = nullptr;
 
   // A row of this source at this record position, with the task's identity.
   Row row(const char* kind, const JsonRecord* rec = nullptr, std::optional<int64_t> sub_index = std::nullopt) const;

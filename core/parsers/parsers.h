@@ -77,7 +77,8 @@ ParseStats parse_api_history(HashingStream& in, const ParseContext& ctx, Convers
 // §11 item 1) — becomes its own row. api_texts is null when the task has no readable api history.
 ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const ConversationTexts* api_texts);
 
-// The ui records of a ui_messages.json that can time untimed api records (UiTurnTimes); read without rows.
+// The ui records of a ui_messages.json that time api rows (UiTurnTimes: the turns that time untimed api records,
+// the records of the user's words); read without rows.
 UiTurnTimes read_ui_turn_times(HashingStream& in);
 // Whether the first record of an api history carries a ts (false too when the file has no record).
 bool api_history_first_record_timed(HashingStream& in);

@@ -742,6 +742,35 @@ std::optional<SkippedTool> parse_skipped_tool(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<std::string_view> failure_form(std::string_view text, bool native) {
+  string_view t = ltrim(text);
+  // Sentences a tool writes as its whole result when it fails (its own say("error") beside it), by the Roo source
+  // that writes them: apply_diff in src/core/Cline.ts at v3.3.26 and src/core/tools/ApplyDiffTool.ts at v3.52.1,
+  // edit_file in src/core/tools/EditFileTool.ts at v3.52.1.
+  static constexpr string_view sentences[] = {
+      "Unable to apply diff to file",        // Cline.ts v3.3.26; ApplyDiffTool.ts v3.52.1
+      "File does not exist at path",         // Cline.ts v3.3.26 (apply_diff, insert_content); ApplyDiffTool.ts,
+                                             // EditFileTool.ts v3.52.1
+      "No match found in file",              // EditFileTool.ts v3.52.1
+      "Occurrence count mismatch in file"};  // EditFileTool.ts v3.52.1
+  for (string_view s : sentences)
+    if (starts_with(t, s) && t.size() > s.size() && t[s.size()] == ':') return s;
+  // `Error: ${errorMsg}`, `Error reading file …: …`, `Error reading command output: …` (ReadFileTool.ts,
+  // ReadCommandOutputTool.ts v3.52.1): "Error" and a colon on the first line.
+  if (!native) return std::nullopt;
+  if (starts_with(t, "Error") && t.size() > 5 && (t[5] == ':' || t[5] == ' ')) {
+    const string_view first_line = t.substr(0, t.find('\n'));
+    if (first_line.find(':') != npos) return string_view("Error");
+  }
+  // read_file of one file that failed: `File: ${relPath}\nError: ${errorMsg}` (ReadFileTool.ts v3.52.1). Results of
+  // several files are joined by "\n\n---\n\n" and may hold good reads beside a failed one: not a failure here.
+  if (starts_with(t, "File: ") && t.find("\n\n---\n\n") == npos) {
+    const size_t eol = t.find('\n');
+    if (eol != npos && starts_with(t.substr(eol + 1), "Error: ")) return string_view("File: … Error");
+  }
+  return std::nullopt;
+}
+
 std::vector<FileEdit> file_edits(std::string_view tool_name, const rapidjson::Value& input) {
   std::vector<FileEdit> out;
   if (!input.IsObject()) return out;

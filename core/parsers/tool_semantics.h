@@ -58,6 +58,13 @@ struct SkippedTool {
 };
 std::optional<SkippedTool> parse_skipped_tool(std::string_view text);
 
+// ---- Failures told in Roo's words (docs/row-contract.md "outcome") ----
+// A result text that opens with one of the sentences Roo's tools write when they fail, outside the status JSON and
+// the XML era's toolError text: the sentence as the table in tool_semantics.cpp has it ("Unable to apply diff to
+// file", "Error"), or nothing. `native` says the result is a tool_result block; the bare "Error…" openings are read
+// only there (an XML-era result's text is the tool's output, which may start with anything).
+std::optional<std::string_view> failure_form(std::string_view text, bool native);
+
 // ---- Edits (docs/roo-format.md §3.3; docs/row-contract.md "Edits and reads") ----
 struct EditHunk {
   std::optional<std::string> old_text;  // replaced side, when the call records it

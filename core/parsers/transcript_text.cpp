@@ -6,6 +6,7 @@
 // four levels (tool → args → file → diff), by construction rather than by input, so no input can deepen recursion.
 #include "core/parsers/transcript_text.h"
 
+#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -619,7 +620,158 @@ std::optional<std::string> decision_body(std::string_view rest, std::string_view
   return std::string(strip_one_eol(rest));
 }
 
+// The blocks parseMentions appends (src/core/mentions/index.ts v3.3.26), and the sentence each mention is replaced by.
+struct MentionBlock {
+  std::string_view open;   // up to the attribute's value, or the whole opening line
+  bool has_attribute;      // open ends with `…="`, the value runs to `">\n`
+  std::string_view close;  // "\n</tag>"
+  const char* kind;
+};
+constexpr MentionBlock kMentionBlocks[] = {
+    {"<file_content path=\"", true, "\n</file_content>", "file"},
+    {"<folder_content path=\"", true, "\n</folder_content>", "folder"},
+    {"<url_content url=\"", true, "\n</url_content>", "url"},
+    {"<workspace_diagnostics>\n", false, "\n</workspace_diagnostics>", "problems"},
+    {"<git_working_state>\n", false, "\n</git_working_state>", "git_changes"},
+    {"<git_commit hash=\"", true, "\n</git_commit>", "git_commit"},
+    {"<terminal_output>\n", false, "\n</terminal_output>", "terminal"},
+};
+
+// "\n\n" and a block opening at t[at], or nothing.
+const MentionBlock* mention_block_at(std::string_view t, size_t at) {
+  if (t.compare(at, 3, "\n\n<") != 0) return nullptr;
+  for (const MentionBlock& b : kMentionBlocks)
+    if (t.compare(at + 2, b.open.size(), b.open) == 0) return &b;
+  return nullptr;
+}
+
+// The blocks from t[at] to the end of t, each "\n\n"-separated; false when the tail is anything else. A block's body
+// ends at the first close that is followed by the end or by the next block (a file may hold the closing tag).
+bool read_mention_blocks(std::string_view t, size_t at, std::vector<Mention>& out) {
+  while (at < t.size()) {
+    const MentionBlock* b = mention_block_at(t, at);
+    if (!b) return false;
+    size_t body = at + 2 + b->open.size();
+    Mention m;
+    m.kind = b->kind;
+    if (b->has_attribute) {
+      const size_t end = t.find("\">\n", body);
+      if (end == npos) return false;
+      m.target = std::string(t.substr(body, end - body));
+      body = end + 3;
+    }
+    size_t close = t.find(b->close, body);
+    for (; close != npos; close = t.find(b->close, close + 1)) {
+      const size_t after = close + b->close.size();
+      if (after == t.size() || mention_block_at(t, after)) break;
+    }
+    if (close == npos) return false;
+    m.content = std::string(t.substr(body, close - body));
+    out.push_back(std::move(m));
+    at = close + b->close.size();
+  }
+  return true;
+}
+
+// The user's typed text back from parseMentions' sentences (v3.3.26): "'p' (see below for file content)" and
+// "… folder content)" → "@/p", "'u' (see below for site content)" → "@u", "Git commit 'h' (see below for commit
+// info)" → "@h", and the fixed sentences of @problems, @git-changes and @terminal. A mention holds no whitespace.
+std::string typed_mentions(std::string_view t) {
+  struct Sentence {
+    std::string_view text;  // what follows the quoted target, or the whole sentence
+    std::string_view typed_prefix;
+    bool quoted;
+    std::string_view before_quote;  // words Roo puts before the quote ("Git commit ")
+  };
+  static constexpr Sentence kSentences[] = {
+      {"' (see below for file content)", "@/", true, ""},
+      {"' (see below for folder content)", "@/", true, ""},
+      {"' (see below for site content)", "@", true, ""},
+      {"' (see below for commit info)", "@", true, "Git commit "},
+      {"Workspace Problems (see below for diagnostics)", "@problems", false, ""},
+      {"Working directory changes (see below for details)", "@git-changes", false, ""},
+      {"Terminal Output (see below for output)", "@terminal", false, ""},
+  };
+  std::string out;
+  size_t copied = 0;
+  for (size_t at = t.find(" (see below for "); at != npos; at = t.find(" (see below for ", at + 1)) {
+    for (const Sentence& s : kSentences) {
+      if (s.quoted) {
+        if (at == 0 || t[at - 1] != '\'' || t.compare(at - 1, s.text.size(), s.text) != 0) continue;
+        // Back to the opening quote over the target, which holds no whitespace: the scan stops at the previous
+        // sentence's spaces at the latest, so the whole text is scanned about once.
+        size_t open = at - 1;
+        while (open > copied && t[open - 1] != '\'' && !is_space(t[open - 1])) --open;
+        if (open <= copied || t[open - 1] != '\'' || open == at - 1) continue;
+        --open;
+        const std::string_view target = t.substr(open + 1, at - 2 - open);
+        const size_t start = open - s.before_quote.size();
+        if (open < s.before_quote.size() || start < copied || t.compare(start, s.before_quote.size(), s.before_quote) != 0)
+          continue;
+        out.append(t.substr(copied, start - copied)).append(s.typed_prefix).append(target);
+        copied = at - 1 + s.text.size();
+      } else {
+        const size_t head = s.text.find(" (see below for ");
+        if (at < head || at - head < copied || t.compare(at - head, s.text.size(), s.text) != 0) continue;
+        out.append(t.substr(copied, at - head - copied)).append(s.typed_prefix);
+        copied = at - head + s.text.size();
+      }
+      break;
+    }
+  }
+  out.append(t.substr(copied));
+  return out;
+}
+
+// The "feedback" string of a JSON object text ({"status":"guidance","feedback":"…"}), when it parses as one.
+std::optional<std::string> json_feedback(std::string_view t) {
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseStopWhenDoneFlag>(t.data(), t.size());
+  if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+  auto it = doc.FindMember("feedback");
+  if (it == doc.MemberEnd() || !it->value.IsString()) return std::nullopt;
+  return std::string(it->value.GetString(), it->value.GetStringLength());
+}
+
 }  // namespace
+
+std::optional<MentionSplit> split_mentions(std::string_view text) {
+  // Blocks are appended after the words, so the first "\n\n<block" whose tail reads as blocks starts them. Only a
+  // few candidates are tried: each try reads to the end.
+  int tries = 0;
+  for (size_t at = text.find("\n\n<"); at != npos && tries < 8; at = text.find("\n\n<", at + 1)) {
+    if (!mention_block_at(text, at)) continue;
+    ++tries;
+    MentionSplit split;
+    if (!read_mention_blocks(text, at, split.mentions)) continue;
+    split.typed = typed_mentions(unwrap_envelope(text.substr(0, at)));
+    return split;
+  }
+  return std::nullopt;
+}
+
+const std::vector<RooText>& roo_texts() {
+  using F = RooText::Feedback;
+  // Checked at the tags named (git show <tag>:<path> of RooCodeInc/Roo-Code). Texts Roo writes as a tool's result
+  // (toolDenied, toolError, missingToolParameterError inside toolError, rooIgnoreError, …) are results, read with
+  // their call (docs/row-contract.md "outcome"); these are the ones it writes as text blocks of a user turn.
+  static const std::vector<RooText> table = {
+      {"[ERROR] You did not use a tool in your previous response!", "retry_prompt", "v2.2.35 … v3.52.1",
+       "src/core/prompts/responses.ts formatResponse.noToolsUsed (pushed by recursivelyMakeClineRequests, "
+       "src/core/Cline.ts v3.3.26; src/core/task/Task.ts v3.52.1)"},
+      {"You seem to be having trouble proceeding.", "mistake_guidance", "v2.2.35 … v3.33.0",
+       "src/core/prompts/responses.ts formatResponse.tooManyMistakes (after ask mistake_limit_reached, "
+       "recursivelyMakeClineRequests, src/core/Cline.ts v3.3.26)",
+       F::tag},
+      {R"({"status":"guidance")", "mistake_guidance", "v3.33.1 … v3.52.1",
+       "src/core/prompts/responses.ts formatResponse.tooManyMistakes (after ask mistake_limit_reached, "
+       "src/core/task/Task.ts v3.52.1)",
+       F::json},
+      {"[Sliding window truncation:", "context_truncation", "v3.36.0 … v3.52.1",
+       "src/core/context-management/index.ts truncateConversation (v3.36.0, v3.52.1)"},
+  };
+  return table;
+}
 
 std::optional<EnvironmentDetails> parse_environment_details(std::string_view text) {
   constexpr std::string_view kOpen = "<environment_details>", kClose = "</environment_details>";
@@ -692,19 +844,22 @@ UserText classify_user_text(std::string_view text) {
     out.text = std::string(text);
     return out;
   }
-  if (starts_with(t, "[ERROR] You did not use a tool in your previous response!")) {
-    out.kind = UserTextKind::no_tool_retry;  // responses.ts:42-55 (§3.4)
-    out.text = std::string(text);
-    return out;
-  }
   if (starts_with(t, "[TASK RESUMPTION]")) {
     out.kind = UserTextKind::task_resumption;  // §4; current form "[TASK RESUMPTION] Resuming task..." (§3.2)
     out.text = resumption_text(text);
     return out;
   }
-  if (starts_with(t, "[Sliding window truncation:")) {
-    out.kind = UserTextKind::truncation_marker;  // context-management/index.ts:112-118 (§3.1)
+  for (const RooText& r : roo_texts()) {
+    if (!starts_with(t, r.opening)) continue;
+    out.kind = UserTextKind::roo_text;
+    out.roo_text = &r;
     out.text = std::string(text);
+    if (r.feedback == RooText::Feedback::tag) {
+      if (size_t at = t.find("<feedback>"); at != npos)
+        out.feedback = decision_body(t.substr(at), "<feedback>", "</feedback>", /*last=*/true);
+    } else if (r.feedback == RooText::Feedback::json) {
+      out.feedback = json_feedback(t);
+    }
     return out;
   }
   if (xml_result_header(t, out)) return out;

@@ -29,13 +29,25 @@ std::optional<EnvironmentDetails> parse_environment_details(std::string_view tex
 enum class UserTextKind {
   words,                // the user's own words (envelopes removed)
   environment_details,  // client-appended context, never the user's words
-  no_tool_retry,        // "[ERROR] You did not use a tool in your previous response! …" (responses.ts:42-55)
+  roo_text,             // a text Roo writes into a user turn (roo_texts(): retry prompt, mistake guidance, …)
   task_resumption,      // "[TASK RESUMPTION] …" (v3.25 Task.ts:1178-1184; current Task.ts:2213-2218)
   xml_tool_result,      // "[<tool> for '…'] Result:" and the other XML-era "[…] Result:" headers (§4)
   subtask_completed,    // "Subtask <id> completed.\n\nResult:\n<summary>" (ClineProvider.ts:3414-3480)
   tool_result_text,     // "Tool result:\n<content>" (a tool_result rewritten to text, Task.ts:1003-1016)
-  truncation_marker,    // "[Sliding window truncation: N messages hidden to reduce context]"
 };
+
+// Roo's own texts inside user turns, never the user's words (docs/row-contract.md "Roo's texts in user turns"): one
+// entry per text, by its fixed opening, with the row kind it becomes, the releases that write it and where.
+struct RooText {
+  std::string_view opening;
+  const char* row_kind;
+  const char* versions;  // the Roo releases whose source writes it
+  const char* source;    // file and function at those tags
+  // Where words the user typed inside it are: none, the <feedback> block after the opening, or the "feedback"
+  // of its JSON.
+  enum class Feedback : char { none, tag, json } feedback = Feedback::none;
+};
+const std::vector<RooText>& roo_texts();
 struct UserText {
   UserTextKind kind = UserTextKind::words;
   std::string text;  // words: unwrapped from <task>/<user_message> (one adjacent newline removed each side);
@@ -45,10 +57,29 @@ struct UserText {
   std::optional<std::string> tool_name;    // xml_tool_result: "execute_command" of "[execute_command for 'ls'] Result:"
   std::optional<std::string> tool_description;  // "execute_command for 'ls'"
   std::optional<std::string> subtask_id;   // subtask_completed
+  const RooText* roo_text = nullptr;       // roo_text: its table entry
+  std::optional<std::string> feedback;     // roo_text: the words the user typed inside it, when it carries any
 };
 UserText classify_user_text(std::string_view text);
 // The subtask id when classify_user_text would find text a subtask_completed one, without copying the rest of it.
 std::optional<std::string> completed_subtask_id(std::string_view text);
+
+// ---- Mentions expanded into a user text (parseMentions, src/core/mentions/index.ts at v3.3.26) ----
+// Roo replaces each @mention of the text by a sentence ("'a.py' (see below for file content)") and appends one block
+// per mention after it: <file_content path="…">, <folder_content path="…">, <url_content url="…">,
+// <workspace_diagnostics>, <git_working_state>, <git_commit hash="…">, <terminal_output>. Only a text whose tail is
+// such blocks, each "\n\n"-separated to its end, is read so; any other text is the user's as it stands.
+struct Mention {
+  std::string kind;                   // file | folder | url | problems | git_changes | git_commit | terminal
+  std::optional<std::string> target;  // the path, URL or commit hash the block names
+  std::string content;                // the block's body
+};
+struct MentionSplit {
+  std::string typed;                  // the words before the blocks, with Roo's sentences turned back into the
+                                      // @mentions the user typed (what the ui's say:"text" holds)
+  std::vector<Mention> mentions;
+};
+std::optional<MentionSplit> split_mentions(std::string_view text);
 
 // ---- XML-era tool calls (docs/roo-format.md §4; only the first call of a message counts: docs/row-contract.md) ----
 struct XmlToolCall {

@@ -4,6 +4,7 @@
 #include <rapidjson/document.h>
 
 #include "core/parsers/parsers.h"
+#include "core/sha256.h"
 #include "core/text_util.h"
 
 namespace roo {
@@ -356,14 +357,22 @@ UiTurnTimes read_ui_turn_times(HashingStream& in) {
   UiTurnTimes out;
   JsonArrayReader reader(in);
   JsonRecord rec;
+  bool seen_first_text = false;
   for (;;) {
     const JsonArrayReader::Status st = reader.next(rec);
     if (st == JsonArrayReader::Status::trailing || st == JsonArrayReader::Status::junk) continue;
     if (st != JsonArrayReader::Status::record) break;
     if (!rec.parse_error.empty() || !rec.doc.IsObject()) continue;
     const std::optional<int64_t> ts = get_int(rec.doc, "ts");
+    // The user's words: the first say:"text" and every say:"user_feedback", as the ui parser reads them.
+    const std::optional<std::string> say =
+        get_string(rec.doc, "type") == std::optional<std::string>("say") ? get_string(rec.doc, "say") : std::nullopt;
+    const bool first_text = say == std::optional<std::string>("text") && !seen_first_text;
+    if (say == std::optional<std::string>("text")) seen_first_text = true;
     if (!ts || !is_js_time(*ts)) continue;
     const UiTurnTimes::Mark mark{*ts, rec.index};
+    if (first_text || say == std::optional<std::string>("user_feedback"))
+      if (auto text = get_string(rec.doc, "text")) out.user_words[sha256_hex(trim(*text))].push_back(mark);
     if (auto h = get_int(rec.doc, "conversationHistoryIndex")) out.by_history_index.emplace(*h, mark);
     if (get_string(rec.doc, "say") == std::optional<std::string>("api_req_started")) {
       out.request_starts.push_back(mark);

@@ -23,6 +23,23 @@ std::string result(const std::string& id, const std::string& content_json, int64
          content_json + R"(}],"ts":)" + std::to_string(ts) + "}";
 }
 
+// The ui records that time api rows (docs/row-contract.md "Which record times a row", "Times of untimed api
+// records"), read from real ui bytes.
+UiTurnTimes turns_of(const std::string& ui) {
+  MemoryBytes src(ui);
+  HashingStream in(src);
+  return read_ui_turn_times(in);
+}
+// A timed api history beside its ui records: only the user's words are timed from the ui.
+ParseStats run_api_beside_ui(ParserHarness& h, const std::string& api, const UiTurnTimes& ui,
+                             ConversationTexts* texts = nullptr) {
+  MemoryBytes src(api);
+  HashingStream in(src);
+  ParseContext ctx = h.ctx("api_conversation_history.json");
+  ctx.ui_words = &ui;
+  return parse_api_history(in, ctx, texts);
+}
+
 // Kinds of the rows, in order, for compact order checks.
 std::vector<std::string> kinds(const ParserHarness& h) {
   std::vector<std::string> out;
@@ -78,17 +95,81 @@ TEST(PermissionRows, ApiStatusResultsGiveDecisionRows_row_contract) {
   ParserHarness h;
   run_api(h, R"([{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01B","name":"write_to_file","input":{"path":"conftest.py","content":"x"}},{"type":"tool_use","id":"toolu_01C","name":"execute_command","input":{"command":"pytest"}}],"ts":1760000004000},)"
              R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01B","content":"{\"status\":\"denied\",\"feedback\":\"leave conftest alone\"}"},{"type":"tool_result","tool_use_id":"toolu_01C","content":"{\"status\":\"approved\",\"feedback\":\"ok\"}\n\nCommand executed in terminal within working directory '/w'. Exit code: 0\nOutput:\n[pytest]"}],"ts":1760000005000}])");
-  ASSERT_EQ(kinds(h), (std::vector<std::string>{"file_edit", "tool_result", "permission_decision", "command",
-                                                "tool_result", "permission_decision"}));
+  // The feedback typed on each decision is also the person's words, right after the decision and linked to it.
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"file_edit", "tool_result", "permission_decision", "user_message",
+                                                "command", "tool_result", "permission_decision", "user_message"}));
   EXPECT_EQ(h.rows.str(0, "outcome"), "denied");
   EXPECT_EQ(h.rows.str(2, "text"), "permission decision: denied feedback=leave conftest alone");
   EXPECT_EQ(h.rows.str(2, "tool_use_id"), "toolu_01B");
   EXPECT_EQ(h.rows.str(2, "tool_name"), "write_to_file");
   EXPECT_EQ(h.rows.str(2, "decision"), "denied");
-  EXPECT_EQ(h.rows.str(5, "text"), "permission decision: approved feedback=ok");
+  EXPECT_EQ(h.rows.str(3, "text"), "leave conftest alone");
+  EXPECT_EQ(h.rows.str(3, "role"), "user");
+  EXPECT_EQ(h.rows.str(3, "feedback_on_decision"), "denied");
+  EXPECT_EQ(h.rows.str(3, "tool_use_id"), "toolu_01B");
+  EXPECT_EQ(h.rows.str(3, "tool_name"), "write_to_file");
+  EXPECT_EQ(h.rows.str(3, "time_source"), "api.ts");  // no ui record shows it here
+  EXPECT_EQ(h.rows.str(6, "text"), "permission decision: approved feedback=ok");
+  EXPECT_EQ(h.rows.str(7, "text"), "ok");
+  EXPECT_EQ(h.rows.str(7, "feedback_on_decision"), "approved");
+  EXPECT_EQ(h.rows.str(7, "tool_use_id"), "toolu_01C");
   // The approval JSON opens the result; the command's own status follows it (docs/roo-format.md §3.4).
-  EXPECT_EQ(h.rows.rows[3]["exit_code"].GetInt(), 0);
-  EXPECT_EQ(h.rows.str(4, "result_status"), "approved");
+  EXPECT_EQ(h.rows.rows[4]["exit_code"].GetInt(), 0);
+  EXPECT_EQ(h.rows.str(5, "result_status"), "approved");
+}
+
+// Feedback on a denial is said in the ui first (askApproval: say("user_feedback") before pushToolResult,
+// presentAssistantMessage.ts v3.52.1): that record times the user row and folds into it.
+TEST(PermissionRows, FeedbackOnADenialIsTimedByItsUiRecordAndFoldsIt_row_contract) {
+  const UiTurnTimes ui = turns_of(
+      R"([{"ts":10,"type":"say","say":"text","text":"go"},{"ts":20,"type":"ask","ask":"tool","text":"{}"},)"
+      R"({"ts":30,"type":"say","say":"user_feedback","text":"leave conftest alone"},)"
+      R"({"ts":40,"type":"say","say":"api_req_started","text":"{}"}])");
+  ParserHarness h;
+  ConversationTexts texts;
+  run_api_beside_ui(h, R"([{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"write_to_file","input":{"path":"c.py","content":"x"}}],"ts":15},)"
+                    R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"{\"status\":\"denied\",\"feedback\":\"leave conftest alone\"}"}],"ts":45}])", ui, &texts);
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"file_edit", "tool_result", "permission_decision", "user_message"}));
+  EXPECT_EQ(h.rows.str(2, "time_utc"), "1970-01-01T00:00:00.045Z");
+  EXPECT_EQ(h.rows.str(3, "time_utc"), "1970-01-01T00:00:00.030Z");  // before the request at 0.040
+  EXPECT_EQ(h.rows.rows[3]["time_from_ui_record"].GetInt(), 2);
+  ParserHarness u;
+  run_ui(u, R"([{"ts":30,"type":"say","say":"user_feedback","text":"leave conftest alone"}])", &texts);
+  EXPECT_TRUE(u.rows.rows.empty());  // the same words: one row
+}
+
+// docs/row-contract.md "outcome": a tool's failure told in its own words is an error, not completed.
+TEST(CallJoin, FailuresInTheToolsOwnWordsAreErrors_row_contract) {
+  ParserHarness h;
+  run_api(h, "[" + call("r1", "read_file", R"({"path":"notes.txt"})", 1) + "," +
+                 result("r1", R"("File: notes.txt\nError: ENOENT: no such file or directory, open '/w/notes.txt'")", 2) +
+                 "," + call("r2", "read_command_output", R"({"artifact_id":"cmd-1.txt"})", 3) + "," +
+                 result("r2", R"("Error: Artifact not found: cmd-1.txt")", 4) + "," +
+                 call("r3", "apply_diff", R"({"path":"a.py","diff":"<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE"})", 5) +
+                 "," + result("r3", R"("Unable to apply diff to file: /w/a.py\n\n<error_details>\nNo sufficiently similar match found\n</error_details>")", 6) +
+                 "," + call("r4", "read_file", R"({"path":"ok.txt"})", 7) + "," +
+                 result("r4", R"("File: ok.txt\nLines 1-1:\n1 | Error: this line is file content")", 8) + "]");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"file_read", "tool_result", "tool_call", "tool_result", "file_edit",
+                                                "tool_result", "file_read", "tool_result"}));
+  EXPECT_EQ(h.rows.str(0, "outcome"), "error");
+  EXPECT_EQ(h.rows.str(1, "failure_form"), "File: … Error");
+  EXPECT_EQ(h.rows.str(2, "outcome"), "error");
+  EXPECT_EQ(h.rows.str(3, "failure_form"), "Error");
+  EXPECT_EQ(h.rows.str(4, "outcome"), "error");
+  EXPECT_EQ(h.rows.str(5, "failure_form"), "Unable to apply diff to file");
+  EXPECT_EQ(h.rows.str(6, "outcome"), "completed");  // a read whose file says "Error" is still a read
+  EXPECT_FALSE(h.rows.rows[7].HasMember("failure_form"));
+}
+
+// "Roo's texts in user turns": the mistake-limit guidance is Roo's; the feedback inside it the user's.
+TEST(UserTurns, MistakeGuidanceIsRoosItsFeedbackTheUsers_row_contract) {
+  ParserHarness h;
+  run_api(h, R"([{"role":"user","content":[{"type":"text","text":"{\"status\":\"guidance\",\"feedback\":\"read the file first\"}"}],"ts":1}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"mistake_guidance", "user_message"}));
+  EXPECT_EQ(h.rows.str(0, "role"), "system");
+  EXPECT_EQ(h.rows.str(0, "roo_text"), R"({"status":"guidance")");
+  EXPECT_EQ(h.rows.str(1, "text"), "read the file first");
+  EXPECT_EQ(h.rows.str(1, "inside_roo_text"), "mistake_guidance");
 }
 
 // docs/roo-format.md §3.4 (responses.ts:99-111): a denial with images is a block list whose first text block is the
@@ -98,12 +179,13 @@ TEST(PermissionRows, DenialWithImagesAndRooignoreBlock_roo_format_3_4) {
   run_api(h, R"([{"role":"assistant","content":[{"type":"tool_use","id":"d1","name":"execute_command","input":{"command":"rm x"}},{"type":"tool_use","id":"d2","name":"read_file","input":{"path":".env"}}],"ts":1},)"
              R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"d1","content":[{"type":"text","text":"{\"status\":\"denied\",\"feedback\":\"not that\"}"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBO"}}]},)"
              R"({"type":"tool_result","tool_use_id":"d2","content":"{\"status\":\"error\",\"type\":\"access_denied\",\"message\":\"Access blocked by .rooignore\",\"path\":\".env\",\"suggestion\":\"ask\"}"}],"ts":2}])");
-  ASSERT_EQ(kinds(h), (std::vector<std::string>{"command", "tool_result", "permission_decision", "file_read",
-                                                "tool_result"}));
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"command", "tool_result", "permission_decision", "user_message",
+                                                "file_read", "tool_result"}));
   EXPECT_EQ(h.rows.str(2, "text"), "permission decision: denied feedback=not that");
-  EXPECT_EQ(h.rows.str(3, "outcome"), "access_denied");
-  EXPECT_EQ(h.rows.str(4, "error_type"), "access_denied");
-  EXPECT_EQ(h.rows.str(4, "blocked_path"), ".env");
+  EXPECT_EQ(h.rows.str(3, "text"), "not that");
+  EXPECT_EQ(h.rows.str(4, "outcome"), "access_denied");
+  EXPECT_EQ(h.rows.str(5, "error_type"), "access_denied");
+  EXPECT_EQ(h.rows.str(5, "blocked_path"), ".env");
 }
 
 // With no api history, the ui's command output belongs to the ui's command (its execution id is the ask's ts).
@@ -206,6 +288,8 @@ TEST(XmlEra, FirstXmlCallIsACallAndItsDenialADecision_row_contract) {
   EXPECT_EQ(h.rows.str(4, "tool_name"), "write_to_file");
   EXPECT_EQ(h.rows.str(5, "text"), "permission decision: denied feedback=use a span");
   EXPECT_EQ(h.rows.str(6, "text"), "use a span");  // feedback typed beside a result is the person's
+  EXPECT_EQ(h.rows.str(6, "feedback_on_decision"), "denied");
+  EXPECT_EQ(h.rows.str(6, "tool_name"), "write_to_file");
   EXPECT_EQ(h.rows.str(7, "skipped"), "not_executed");  // the second call was never run: no call row for it
   EXPECT_EQ(h.rows.str(9, "model"), "m-2");  // the model the environment block named serves the next request
   EXPECT_EQ(h.rows.str(9, "model_source"), "environment_details");
@@ -250,6 +334,32 @@ TEST(UserTurns, FollowupAnswerIsAUserRow_row_contract) {
   run_ui(u, R"([{"ts":1,"type":"ask","ask":"followup","text":"{\"question\":\"Which db?\",\"suggest\":[{\"answer\":\"pg\"}]}","isAnswered":true},{"ts":2,"type":"say","say":"user_feedback","text":"postgres"}])",
          &texts);
   EXPECT_TRUE(u.rows.rows.empty());  // both are the api's facts again
+}
+
+// docs/row-contract.md "Mentions": the prompt's row holds what the user typed (the ui's text, which then folds), each
+// expanded block is a mentioned_content row naming the path, with its size and sha256.
+TEST(Mentions, ThePromptKeepsTheTypedWordsAndEachExpansionIsARow_row_contract) {
+  const UiTurnTimes ui = turns_of(R"([{"ts":100,"type":"say","say":"text","text":"Explain @/a.py"}])");
+  ParserHarness h;
+  ConversationTexts texts;
+  run_api_beside_ui(
+      h,
+      R"([{"role":"user","content":[{"type":"text","text":"<task>\nExplain 'a.py' (see below for file content)\n</task>\n\n<file_content path=\"a.py\">\n1 | x = 1\n</file_content>"}],"ts":150}])",
+      ui, &texts);
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "mentioned_content"}));
+  EXPECT_EQ(h.rows.str(0, "text"), "Explain @/a.py");
+  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts");
+  EXPECT_EQ(h.rows.str(1, "role"), "system");
+  EXPECT_EQ(h.rows.str(1, "text"), "1 | x = 1");
+  EXPECT_EQ(h.rows.str(1, "mention_kind"), "file");
+  EXPECT_EQ(h.rows.str(1, "mentioned_path"), "a.py");
+  EXPECT_EQ(h.rows.str(1, "mentioned_path_resolved"), "/home/alice/proj/a.py");
+  EXPECT_EQ(h.rows.rows[1]["content_size"].GetInt(), 9);
+  // sha256 of "1 | x = 1" (printf '1 | x = 1' | sha256sum).
+  EXPECT_EQ(h.rows.str(1, "content_sha256"), "99c67bea37fb57304beb6c2dfe3e743496bf77ca09b729effe8d5828a850098c");
+  ParserHarness u;
+  run_ui(u, R"([{"ts":100,"type":"say","say":"text","text":"Explain @/a.py"}])", &texts);
+  EXPECT_TRUE(u.rows.rows.empty());  // one user row for the prompt
 }
 
 // docs/roo-format.md §3.1: condensed messages are kept and marked; the summary is its own row.
@@ -303,18 +413,54 @@ TEST(TaskIds, FormatsAndEmbeddedTimes_roo_format_2_10) {
 }
 
 
-// docs/row-contract.md "Times of untimed api records": ui turn times read from real ui bytes.
-UiTurnTimes turns_of(const std::string& ui) {
-  MemoryBytes src(ui);
-  HashingStream in(src);
-  return read_ui_turn_times(in);
-}
 ParseStats run_api_with_turns(ParserHarness& h, const std::string& api, const UiTurnTimes& turns) {
   MemoryBytes src(api);
   HashingStream in(src);
   ParseContext ctx = h.ctx("api_conversation_history.json");
   ctx.ui_turns = &turns;
+  ctx.ui_words = &turns;
   return parse_api_history(in, ctx);
+}
+
+// docs/row-contract.md "Which record times a row": Roo says the prompt (say:"text") and each later message
+// (say:"user_feedback") when the user submits it, then say("api_req_started"), and writes the api copy last
+// (recursivelyMakeClineRequests, src/core/Cline.ts v3.3.26). A user row takes the ui record's time and names it; the
+// api record stays its source. Equal words take their ui records in order; words no ui record shows keep api.ts;
+// assistant prose keeps api.ts even when a ui say:"text" shows it.
+TEST(UserTime, UserRowsAreTimedByTheUiRecordOfTheirWords_row_contract) {
+  const UiTurnTimes ui = turns_of(
+      R"([{"ts":1000,"type":"say","say":"text","text":"fix the tests"},)"
+      R"({"ts":1010,"type":"say","say":"api_req_started","text":"{}"},)"
+      R"({"ts":1500,"type":"say","say":"text","text":"On it."},)"
+      R"({"ts":2000,"type":"say","say":"user_feedback","text":"again"},)"
+      R"({"ts":2010,"type":"say","say":"api_req_started","text":"{}"},)"
+      R"({"ts":3000,"type":"say","say":"user_feedback","text":"\nagain"},)"
+      R"({"ts":3010,"type":"say","say":"api_req_started","text":"{}"}])");
+  ParserHarness h;
+  run_api_beside_ui(h,
+                    R"([{"role":"user","content":[{"type":"text","text":"<task>\nfix the tests\n</task>"}],"ts":1090},)"
+                    R"({"role":"assistant","content":[{"type":"text","text":"On it."}],"ts":1600},)"
+                    R"({"role":"user","content":[{"type":"text","text":"<user_message>\nagain\n</user_message>"}],"ts":2090},)"
+                    R"({"role":"user","content":[{"type":"text","text":"again"}],"ts":3090},)"
+                    R"({"role":"user","content":[{"type":"text","text":"again"}],"ts":4090}])",
+                    ui);
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "assistant_message", "user_message", "user_message",
+                                                "user_message"}));
+  EXPECT_EQ(h.rows.str(0, "time_utc"), "1970-01-01T00:00:01.000Z");  // before the request at 1.010
+  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts");
+  EXPECT_EQ(h.rows.rows[0]["time_from_ui_record"].GetInt(), 0);
+  EXPECT_EQ(h.rows.rows[0]["source"]["record_index"].GetInt(), 0);  // the api record
+  EXPECT_EQ(h.rows.str(1, "time_utc"), "1970-01-01T00:00:01.600Z");
+  EXPECT_EQ(h.rows.str(1, "time_source"), "api.ts");
+  EXPECT_FALSE(h.rows.rows[1].HasMember("time_from_ui_record"));
+  EXPECT_EQ(h.rows.str(2, "time_utc"), "1970-01-01T00:00:02.000Z");
+  EXPECT_EQ(h.rows.rows[2]["time_from_ui_record"].GetInt(), 3);
+  EXPECT_EQ(h.rows.rows[2]["source"]["record_index"].GetInt(), 2);
+  EXPECT_EQ(h.rows.str(3, "time_utc"), "1970-01-01T00:00:03.000Z");  // compared trimmed, the second "again"
+  EXPECT_EQ(h.rows.rows[3]["time_from_ui_record"].GetInt(), 5);
+  EXPECT_EQ(h.rows.str(4, "time_utc"), "1970-01-01T00:00:04.090Z");  // no third ui record of these words
+  EXPECT_EQ(h.rows.str(4, "time_source"), "api.ts");
+  EXPECT_FALSE(h.rows.rows[4].HasMember("time_from_ui_record"));
 }
 
 // roo-cline ≤ v2.2.35: no ts on api records, no conversationHistoryIndex on ui records: matched by order.
@@ -334,12 +480,15 @@ TEST(UntimedApi, TimedByTheUiRecordOfTheTurnByOrder_row_contract) {
                      R"({"role":"user","content":[{"type":"text","text":"again"}],"ts":5000}])",
                      turns);
   ASSERT_EQ(h.rows.rows.size(), 5u);
-  EXPECT_EQ(h.rows.str(0, "time_utc"), "1970-01-01T00:00:01.010Z");  // the first api_req_started
-  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts.turn_order");
-  EXPECT_EQ(h.rows.rows[0]["time_from_ui_record"].GetInt(), 1);
+  // The prompt is the user's words, shown by ui record 0: its time, not the request's ("Which record times a row").
+  EXPECT_EQ(h.rows.str(0, "time_utc"), "1970-01-01T00:00:01.000Z");
+  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts");
+  EXPECT_EQ(h.rows.rows[0]["time_from_ui_record"].GetInt(), 0);
   EXPECT_EQ(h.rows.str(1, "time_utc"), "1970-01-01T00:00:01.500Z");  // the first record after it
   EXPECT_EQ(h.rows.rows[1]["time_from_ui_record"].GetInt(), 2);
-  EXPECT_EQ(h.rows.str(2, "time_utc"), "1970-01-01T00:00:02.000Z");  // the second api_req_started
+  EXPECT_EQ(h.rows.str(2, "time_utc"), "1970-01-01T00:00:02.000Z");  // the second api_req_started: no ui words
+  EXPECT_EQ(h.rows.str(2, "time_source"), "ui.ts.turn_order");
+  EXPECT_EQ(h.rows.rows[2]["time_from_ui_record"].GetInt(), 4);
   // The reply to the second request has no ui record after it: the request's own record times it.
   EXPECT_EQ(h.rows.str(3, "time_utc"), "1970-01-01T00:00:02.000Z");
   EXPECT_EQ(h.rows.rows[3]["time_from_ui_record"].GetInt(), 4);
@@ -364,10 +513,13 @@ TEST(UntimedApi, TimedByConversationHistoryIndex_row_contract) {
                      R"({"role":"user","content":[{"type":"text","text":"more"}]}])",
                      turns);
   ASSERT_EQ(h.rows.rows.size(), 3u);
-  EXPECT_EQ(h.rows.str(0, "time_utc"), "1970-01-01T00:00:01.200Z");
-  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts.conversation_history_index");
-  EXPECT_EQ(h.rows.rows[0]["time_from_ui_record"].GetInt(), 2);
+  // The prompt is the user's words: ui record 0 shows them ("Which record times a row").
+  EXPECT_EQ(h.rows.str(0, "time_utc"), "1970-01-01T00:00:01.000Z");
+  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts");
+  EXPECT_EQ(h.rows.rows[0]["time_from_ui_record"].GetInt(), 0);
   EXPECT_EQ(h.rows.str(1, "time_utc"), "1970-01-01T00:00:01.900Z");
+  EXPECT_EQ(h.rows.str(1, "time_source"), "ui.ts.conversation_history_index");
+  EXPECT_EQ(h.rows.rows[1]["time_from_ui_record"].GetInt(), 4);
   EXPECT_EQ(h.rows.str(2, "time_source"), "none");
 }
 

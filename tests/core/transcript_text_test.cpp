@@ -251,8 +251,28 @@ TEST(UserText, NoToolRetryPrompt_s3_4) {
       "[ERROR] You did not use a tool in your previous response! Please retry with a tool use.\n\n"
       "# Reminder: Instructions for Tool Use\n\nTool uses are formatted using XML-style tags.\n\n# Next Steps\n\n…";
   UserText u = classify_user_text(t);
-  EXPECT_EQ(u.kind, UserTextKind::no_tool_retry);
+  EXPECT_EQ(u.kind, UserTextKind::roo_text);
+  EXPECT_STREQ(u.roo_text->row_kind, "retry_prompt");
   EXPECT_EQ(u.text, t);
+  EXPECT_FALSE(u.feedback);
+}
+
+// formatResponse.tooManyMistakes, src/core/prompts/responses.ts at v3.3.26 (text) and v3.52.1 (JSON): Roo's guidance,
+// with the user's words inside it read out.
+TEST(UserText, MistakeGuidanceKeepsTheUsersFeedback_row_contract) {
+  UserText old = classify_user_text(
+      "You seem to be having trouble proceeding. The user has provided the following feedback to help guide you:\n"
+      "<feedback>\nuse the existing helper in utils.py\n</feedback>");
+  EXPECT_EQ(old.kind, UserTextKind::roo_text);
+  EXPECT_STREQ(old.roo_text->row_kind, "mistake_guidance");
+  EXPECT_EQ(old.feedback, std::optional<std::string>("use the existing helper in utils.py"));
+  UserText now = classify_user_text(R"({"status":"guidance","feedback":"stop and ask me first"})");
+  EXPECT_EQ(now.kind, UserTextKind::roo_text);
+  EXPECT_STREQ(now.roo_text->row_kind, "mistake_guidance");
+  EXPECT_EQ(now.feedback, std::optional<std::string>("stop and ask me first"));
+  // The same JSON without feedback, and a user who types the sentence in other words, are what they are.
+  EXPECT_FALSE(classify_user_text(R"({"status":"guidance"})").feedback);
+  EXPECT_EQ(classify_user_text("you seem to be having trouble proceeding").kind, UserTextKind::words);
 }
 
 TEST(UserText, TaskResumptionWithNewInstructions_s4) {
@@ -351,7 +371,8 @@ TEST(UserText, ToolResultRewrittenToText_s3_1) {
 
 TEST(UserText, SlidingWindowTruncationMarker_s3_1) {
   UserText u = classify_user_text("[Sliding window truncation: 12 messages hidden to reduce context]");
-  EXPECT_EQ(u.kind, UserTextKind::truncation_marker);
+  EXPECT_EQ(u.kind, UserTextKind::roo_text);
+  EXPECT_STREQ(u.roo_text->row_kind, "context_truncation");
   EXPECT_EQ(u.text, "[Sliding window truncation: 12 messages hidden to reduce context]");
 }
 
@@ -637,6 +658,48 @@ TEST(XmlDecision, MustStartWithTheSentence_s4) {
   EXPECT_FALSE(parse_xml_decision("Note: The user denied this operation."));
   EXPECT_FALSE(parse_xml_decision(""));
   EXPECT_FALSE(parse_xml_decision("[read_file for 'a'] Result:"));
+}
+
+// ---- split_mentions (parseMentions, src/core/mentions/index.ts v3.3.26) ----
+
+TEST(Mentions, ExpandedBlocksAreSplitOffAndTheTypedWordsComeBack_row_contract) {
+  auto split = split_mentions(
+      "<task>\nExplain 'src/a.py' (see below for file content) and fix Workspace Problems (see below for "
+      "diagnostics), see 'https://x.org/doc' (see below for site content)\n</task>\n\n"
+      "<file_content path=\"src/a.py\">\n1 | x = 1\n2 | y = \"</file_content>\"\n</file_content>\n\n"
+      "<workspace_diagnostics>\nNo errors or warnings detected.\n</workspace_diagnostics>\n\n"
+      "<url_content url=\"https://x.org/doc\">\n# Doc\n</url_content>");
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->typed, "Explain @/src/a.py and fix @problems, see @https://x.org/doc");
+  ASSERT_EQ(split->mentions.size(), 3u);
+  EXPECT_EQ(split->mentions[0].kind, "file");
+  EXPECT_EQ(split->mentions[0].target, std::optional<std::string>("src/a.py"));
+  // A close inside the file is content: the block ends at the close followed by the next block.
+  EXPECT_EQ(split->mentions[0].content, "1 | x = 1\n2 | y = \"</file_content>\"");
+  EXPECT_EQ(split->mentions[1].kind, "problems");
+  EXPECT_FALSE(split->mentions[1].target);
+  EXPECT_EQ(split->mentions[1].content, "No errors or warnings detected.");
+  EXPECT_EQ(split->mentions[2].kind, "url");
+  EXPECT_EQ(split->mentions[2].content, "# Doc");
+}
+
+TEST(Mentions, TextsThatAreNotExpansionsStayWhole_row_contract) {
+  // Tags the user pasted, with words after them: not blocks Roo appended.
+  EXPECT_FALSE(split_mentions("see\n\n<file_content path=\"a\">\nx\n</file_content>\nand more"));
+  EXPECT_FALSE(split_mentions("see\n\n<file_content path=\"a\">\nnever closed"));
+  EXPECT_FALSE(split_mentions("plain words"));
+  // Folder, commit, git changes and terminal sentences come back as typed.
+  auto split = split_mentions(
+      "'lib/' (see below for folder content) at Git commit 'abc1234' (see below for commit info) with Working "
+      "directory changes (see below for details) and Terminal Output (see below for output)\n\n"
+      "<folder_content path=\"lib/\">\n└── a.py\n</folder_content>\n\n<git_commit hash=\"abc1234\">\nfix\n"
+      "</git_commit>\n\n<git_working_state>\nM a.py\n</git_working_state>\n\n<terminal_output>\n$ ls\n</terminal_output>");
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->typed, "@/lib/ at @abc1234 with @git-changes and @terminal");
+  ASSERT_EQ(split->mentions.size(), 4u);
+  EXPECT_EQ(split->mentions[1].kind, "git_commit");
+  EXPECT_EQ(split->mentions[1].target, std::optional<std::string>("abc1234"));
+  EXPECT_EQ(split->mentions[3].content, "$ ls");
 }
 
 }  // namespace

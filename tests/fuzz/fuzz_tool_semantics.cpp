@@ -22,6 +22,8 @@ void texts(std::string_view text) {
   }
   if (auto e = parse_edit_result(text)) sink += (e->user_edits ? e->user_edits->size() : 0) + (e->problems ? 1 : 0);
   if (auto s = parse_skipped_tool(text)) sink += s->description.size();
+  for (bool native : {false, true})
+    if (auto f = failure_form(text, native)) sink += f->size();
   if (auto m = split_mcp_tool_name(text)) sink += m->server.size() + m->tool.size();
 }
 

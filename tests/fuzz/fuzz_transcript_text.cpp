@@ -51,5 +51,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (auto d = parse_xml_decision(text)) {
     check(d->status == "denied" || d->status == "approved" || d->status == "error");
   }
+
+  // Mentions: the typed words are never longer than the text (each sentence gives back a shorter @mention), and each
+  // block's body and target are bytes of the text.
+  if (auto split = split_mentions(text)) {
+    check(!split->mentions.empty() && split->typed.size() <= size);
+    for (const Mention& m : split->mentions) {
+      check(text.find(m.content) != std::string_view::npos);
+      check(!m.target || text.find(*m.target) != std::string_view::npos);
+    }
+  }
+  // A text of Roo's names its table entry, and has user words only where that entry reads some.
+  if (ut.kind == UserTextKind::roo_text)
+    check(ut.roo_text && (!ut.feedback || ut.roo_text->feedback != RooText::Feedback::none));
   return 0;
 }

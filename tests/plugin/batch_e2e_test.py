@@ -144,11 +144,12 @@ class Batch(unittest.TestCase):
         for row, (ev, line) in zip(parsed, [(ev, l) for ev in direct for l in direct[ev]]):
             self.assertEqual(row, {"evidence_id": ev, **json.loads(line)})
         # Hand-known counts: linux-ext4.raw holds the linux-ext4 tree, whose rows fixtures/expected writes in three
-        # files (463 rows, 13 tasks: the two history_disagreement rows of CLI task D among them); demo.E01 and
+        # files (465 rows, 13 tasks: the two history_disagreement rows of CLI task D and the two user rows of the
+        # feedback typed on E1's decisions among them); demo.E01 and
         # demo-split.E01 hold the same media.
         linux_expected = expected("linux-ext4", "transcripts", "stores-linux")
         self.assertEqual(sum(r["evidence_id"] == "laptop.raw" for r in parsed), len(linux_expected))
-        self.assertEqual(len(linux_expected), 463)
+        self.assertEqual(len(linux_expected), 465)
         db = sqlite3.connect(os.path.join(self.batch, "case.sqlite"))
         counts = dict(db.execute("SELECT evidence_id, COUNT(*) FROM rows GROUP BY evidence_id"))
         self.assertEqual(counts, {ev: len(rows) for ev, rows in direct.items()})
@@ -172,7 +173,7 @@ class Batch(unittest.TestCase):
         self.assertEqual(st["junk"]["exit_code"], EXIT_NOTHING_READABLE)
         self.assertEqual(st["gone"]["exit_code"], EXIT_EVIDENCE)
         self.assertIn(self.gone, st["gone"]["why"])
-        self.assertEqual(st["laptop.raw"]["rows"], 463)
+        self.assertEqual(st["laptop.raw"]["rows"], 465)
         table = self.tool("--manifest", m, "-o", self.batch, "--status", expect=0).stdout.splitlines()
         # The rows so far are the marked items' rows: exactly the case's rows, counted there by SQLite.
         self.assertEqual(table[0], f"batch {self.batch}: 6 items: 4 done, 1 partial, 1 failed, 0 queued, 0 running, "

@@ -31,10 +31,10 @@ CHROMIUM = None
 # Facts of the demo image (fixtures/trees/linux-ext4, alice's first VS Code task), read from the tree by hand.
 ALICE_TASK = "019cd70b-cb3d-73c1-9a4e-5f0b2d7c8e16"
 ALICE_PROMPT = "tests/test_parse.py fails since the last refactor. Please find out why and fix parse_date in src/dates.py."
-# Its user message is at api.ts 1773134400772 = 2026-03-10T09:20:00.772Z; Berlin is UTC+1 then (summer time
-# starts 2026-03-29).
-ALICE_PROMPT_UTC = "2026-03-10T09:20:00.772Z"
-ALICE_PROMPT_BERLIN = "2026-03-10 10:20:00.772 CET"
+# Its user message is timed by its ui record (docs/row-contract.md "Which record times a row"): ui_messages.json
+# record 0, ts 1773134400317 = 2026-03-10T09:20:00.317Z; Berlin is UTC+1 then (summer time starts 2026-03-29).
+ALICE_PROMPT_UTC = "2026-03-10T09:20:00.317Z"
+ALICE_PROMPT_BERLIN = "2026-03-10 10:20:00.317 CET"
 ALICE_FIXED_LINE = '    return datetime.strptime(text, "%Y-%m-%d").date()'  # what write_to_file put in src/dates.py
 
 
@@ -241,7 +241,7 @@ class HtmlReportChromium(unittest.TestCase):
         self.assertEqual(box.one("pre").text(), ALICE_PROMPT)
         t = box.one("span", cls="time")
         self.assertEqual(t.text(), ALICE_PROMPT_BERLIN)
-        self.assertEqual(t.attrs["title"], f"UTC {ALICE_PROMPT_UTC} (api.ts)")
+        self.assertEqual(t.attrs["title"], f"UTC {ALICE_PROMPT_UTC} (ui.ts)")
         # Commands with their exit codes: pytest exited 0 ("Exit code: 0" in its result); git add was skipped after
         # the user rejected the call before it, so no exit code exists.
         commands = [r for r in mine if r["kind"] == "command"]

@@ -212,11 +212,11 @@ class DebugLogReader {
     }
     if (starts_with(message, "WARN: ")) r.set("level", std::string("warn"));
     if (starts_with(message, "ERROR: ")) r.set("level", std::string("error"));
-    std::optional<std::string> task = task_in_message(message.substr(0, message.find('\n')));
+    const std::string_view first_line = std::string_view(entry_).substr(0, entry_.find('\n'));
+    std::optional<std::string> task = task_in_message(first_line);
     // The data: JSON.stringify(data, null, 2) of an object or array opens with "{" or "[" at the end of the first
     // line, after ": "; parsed once, to the end of the entry.
     rapidjson::Document data;
-    const std::string_view first_line = std::string_view(entry_).substr(0, entry_.find('\n'));
     for (std::string_view opening : {": {", ": ["}) {
       const size_t at = first_line.rfind(opening);
       if (at == std::string_view::npos || first_line.size() - at > 4) continue;  // "{", "{}", "[", "[]" end the line

@@ -28,10 +28,11 @@ bool is_conversation_say(const std::string& say) {
 }
 
 // The ui records that are typed rows of their own, by record type and ask/say name (docs/row-contract.md "Typed ui
-// rows"). The names are @roo-code/types 1.115.0 clineAsks/clineSays (packages/types/src/message.ts in RooCodeInc/Roo-Code
-// v3.52.1) and the older names of v3.15.0, v3.20.0, v3.30.0 there; the records the dispatch in record() reads first
-// (the conversation, api_req_started, approval asks, followup, command_output, checkpoints, condensations, truncations,
-// user_feedback_diff) are not here. A name that is in neither list nor here stays a ui_event.
+// rows"). The names are @roo-code/types 1.115.0 clineAsks/clineSays (packages/types/src/message.ts in
+// RooCodeInc/Roo-Code v3.52.1) and the older names of v3.15.0, v3.20.0, v3.30.0 there; the records the dispatch in
+// record() reads first (the conversation, api_req_started, approval asks, followup, command_output, checkpoints,
+// condensations, truncations, user_feedback_diff) are not here. Any other name stays a ui_event. The tools named
+// below are src/core/tools/ at v3.52.1 (BrowserActionTool.ts at v3.47.0, its last release).
 struct NamedUiKind {
   const char* type;  // "ask" or "say"
   const char* name;

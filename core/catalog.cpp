@@ -119,6 +119,7 @@ std::vector<StorePattern> build_stores() {
   add("cli", {".vscode-mock", "workspace-storage", "*", "workspace-state.json"}, StoreKind::workspace_state_json);
   add("cli", {".roo", "cli-settings.json"}, StoreKind::cli_settings);
   add("cli", {".roo", "cli-credentials.json"}, StoreKind::cli_credentials);
+  add("cli", {".roo", "cli-debug.log"}, StoreKind::cli_debug_log);
   add("cli", {".vscode-mock", ".machine-id"}, StoreKind::cli_machine_id);
   // Global rules, slash commands and skills (docs/roo-format.md §6): which exist and when they changed, not the text.
   // The extension in every editor and the CLI read them alike (src/services/roo-config/index.ts; the CLI runs the

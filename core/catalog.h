@@ -48,6 +48,7 @@ enum class StoreKind {
   cli_history,         // ~/.roo/cli-history.json
   cli_settings,        // ~/.roo/cli-settings.json
   cli_credentials,     // ~/.roo/cli-credentials.json
+  cli_debug_log,       // ~/.roo/cli-debug.log (written only with --debug)
   host_settings,       // an editor's User/settings.json: roo-cline.customStoragePath (docs/roo-format.md §1.2)
   extension_manifest,  // an editor's extensions/extensions.json: which extensions are installed, since when
   extension_dir,       // an editor's extensions/rooveterinaryinc.roo-cline-<version>/ (a directory)

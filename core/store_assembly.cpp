@@ -28,6 +28,7 @@ const char* store_kind_name(StoreKind kind) {
     case StoreKind::cli_history: return "cli_history";
     case StoreKind::cli_settings: return "cli_settings";
     case StoreKind::cli_credentials: return "cli_credentials";
+    case StoreKind::cli_debug_log: return "cli_debug_log";
     case StoreKind::host_settings: return "host_settings";
     case StoreKind::extension_manifest: return "extension_manifest";
     case StoreKind::extension_dir: return "extension_dir";
@@ -327,6 +328,7 @@ void process_store(FileSystemView& fs, const StorePattern& pattern, const FileMe
     case StoreKind::mcp_settings: src.add_stats(parse_mcp_settings(*in, ctx)); break;
     case StoreKind::cli_settings: src.add_stats(parse_cli_settings(*in, ctx)); break;
     case StoreKind::cli_credentials: src.add_stats(parse_cli_credentials(*in, ctx)); break;
+    case StoreKind::cli_debug_log: src.add_stats(parse_cli_debug_log(*in, ctx)); break;
     case StoreKind::host_settings: host_settings_rows(fs, src, task_identities); break;
     case StoreKind::extension_manifest: src.add_stats(parse_extensions_manifest(*in, ctx)); break;
     case StoreKind::extension_dir:

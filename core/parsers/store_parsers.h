@@ -5,6 +5,7 @@
 //   workspace-state.json / its state.vscdb row cloud_upload_queued, credential_present
 //   ~/.roo/cli-settings.json                  permission_setting, cli_setting, credential_present
 //   ~/.roo/cli-credentials.json               credential_present
+//   ~/.roo/cli-debug.log                      cli_debug_log, credential_present (timed by each entry, not the mtime)
 //   ~/.vscode-mock/global-storage/secrets.json credential_present, provider_profile
 //   settings/mcp_settings.json, .roo/mcp.json  mcp_server, mcp_always_allow, credential_present
 //   ~/.roo/cli-history.json                   cli_history (emitted by the caller, see below)
@@ -65,6 +66,11 @@ ParseStats parse_cli_settings(HashingStream& in, const ParseContext& ctx);
 
 // ~/.roo/cli-credentials.json (docs/roo-format.md §6): token and apiKeys.<provider>, as credential_present rows.
 ParseStats parse_cli_credentials(HashingStream& in, const ParseContext& ctx);
+
+// ~/.roo/cli-debug.log (docs/roo-format.md §6): one cli_debug_log row per entry, timed by the entry's ISO time
+// (docs/row-contract.md "CLI debug log"); record_index = the entry's position. Secrets redacted, each named by a
+// credential_present row after its entry's row.
+ParseStats parse_cli_debug_log(HashingStream& in, const ParseContext& ctx);
 
 // ~/.vscode-mock/global-storage/secrets.json (docs/roo-format.md §8), including the provider profiles inside
 // roo_cline_config_api_config.

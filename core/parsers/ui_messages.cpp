@@ -28,29 +28,55 @@ bool is_conversation_say(const std::string& say) {
   return say == "text" || say == "user_feedback" || say == "reasoning" || say == "completion_result";
 }
 
-// ui kinds whose records are typed rows with nothing more than their text (docs/row-contract.md "Typed ui rows").
-const char* simple_kind(const std::string& ui_kind) {
-  static const std::pair<const char*, const char*> kTable[] = {
-      {"error", "ui_error"},
-      {"diff_error", "ui_error"},
-      {"rooignore_error", "ui_error"},
-      {"condense_context_error", "ui_error"},
-      {"api_req_failed", "ui_error"},
-      {"mistake_limit_reached", "ui_error"},
-      {"auto_approval_max_req_reached", "ui_error"},
-      {"too_many_tools_warning", "ui_warning"},
-      {"shell_integration_warning", "ui_warning"},
-      {"api_req_retried", "api_retry"},
-      {"api_req_retry_delayed", "api_retry"},
-      {"api_req_rate_limit_wait", "api_retry"},
-      {"api_req_deleted", "api_retry"},
-      {"api_req_finished", "api_retry"},
-      {"resume_task", "task_resumed"},
-      {"resume_completed_task", "task_resumed"},
-      {"subtask_result", "subtask_result"},
+// The ui records that are typed rows of their own, by record type and ask/say name (docs/row-contract.md "Typed ui
+// rows"). The names are @roo-code/types 1.115.0 clineAsks/clineSays (packages/types/src/message.ts in
+// RooCodeInc/Roo-Code v3.52.1) and the older names of v3.15.0, v3.20.0, v3.30.0 there; the records the dispatch in
+// record() reads first (the conversation, api_req_started, approval asks, followup, command_output, checkpoints,
+// condensations, truncations, user_feedback_diff) are not here. Any other name stays a ui_event. The tools named
+// below are src/core/tools/ at v3.52.1 (BrowserActionTool.ts at v3.47.0, its last release).
+struct NamedUiKind {
+  const char* type;  // "ask" or "say"
+  const char* name;
+  const char* kind;
+  const char* role;  // nullptr: null
+};
+const NamedUiKind* named_ui_kind(bool is_ask, const std::string& name) {
+  static const NamedUiKind kTable[] = {
+      {"say", "error", "ui_error", nullptr},
+      {"say", "diff_error", "ui_error", nullptr},
+      {"say", "rooignore_error", "ui_error", nullptr},
+      {"say", "condense_context_error", "ui_error", nullptr},
+      {"ask", "api_req_failed", "ui_error", nullptr},
+      {"ask", "mistake_limit_reached", "ui_error", nullptr},
+      {"ask", "auto_approval_max_req_reached", "ui_error", nullptr},
+      {"say", "too_many_tools_warning", "ui_warning", nullptr},
+      {"say", "shell_integration_warning", "ui_warning", nullptr},
+      {"say", "api_req_retried", "api_retry", nullptr},
+      {"say", "api_req_retry_delayed", "api_retry", nullptr},
+      {"say", "api_req_rate_limit_wait", "api_retry", nullptr},
+      {"say", "api_req_deleted", "api_retry", nullptr},
+      {"say", "api_req_finished", "api_retry", nullptr},
+      {"ask", "resume_task", "task_resumed", "system"},
+      {"ask", "resume_completed_task", "task_resumed", "system"},
+      {"say", "subtask_result", "subtask_result", "system"},
+      // attempt_completion's empty ask after its result: Roo waiting for the user's answer (AttemptCompletionTool.ts).
+      {"ask", "completion_result", "completion_prompt", "system"},
+      // use_mcp_tool / access_mcp_resource: the request went out, then the server's answer (UseMcpToolTool.ts).
+      {"say", "mcp_server_request_started", "mcp_request", nullptr},
+      {"say", "mcp_server_response", "mcp_response", "tool"},
+      {"say", "codebase_search_result", "codebase_search_result", "tool"},  // CodebaseSearchTool.ts
+      {"say", "user_edit_todos", "todo_edit", "user"},  // the user's edit of the todo list (UpdateTodoListTool.ts)
+      {"say", "image", "ui_image", "tool"},             // generate_image's image (GenerateImageTool.ts)
+      {"say", "tool", "ui_tool", nullptr},              // a tool shown without an ask (ReadCommandOutputTool.ts)
+      // browser_action, until v3.47 (BrowserActionTool.ts): the launch ask, each action, its result.
+      {"ask", "browser_action_launch", "browser_action", nullptr},
+      {"say", "browser_action", "browser_action", nullptr},
+      {"say", "browser_action_result", "browser_result", "tool"},
+      {"say", "browser_session_status", "browser_action", nullptr},
   };
-  for (auto [ui, kind] : kTable)
-    if (ui_kind == ui) return kind;
+  const char* type = is_ask ? "ask" : "say";
+  for (const NamedUiKind& k : kTable)
+    if (name == k.name && std::string_view(type) == k.type) return &k;
   return nullptr;
 }
 
@@ -78,9 +104,57 @@ class TextPool {
   rapidjson::MemoryPoolAllocator<> allocator_;
 };
 
+// The rows from an api_req_started that has no cost and no cancelReason on: Roo sets one of them when the request's
+// stream ends or is cancelled (updateApiReqMsg, src/core/task/Task.ts v3.52.1:2690-2750), and on reopening a task
+// deletes the last api_req_started that has neither as a request that never finished (resumeTaskFromHistory,
+// Task.ts v3.52.1:2024-2041). Such a request is unfinished when no api_req_started or api_req_finished follows it
+// before the file ends (docs/row-contract.md "Unfinished API requests"); its row and the rows after it are held
+// until that is known, at most kHeldRows rows and kHeldTextBytes of their texts, then let go unmarked.
+class HeldRows : public RowSink {
+ public:
+  static constexpr size_t kHeldRows = 256;
+  static constexpr size_t kHeldTextBytes = size_t{4} << 20;
+
+  explicit HeldRows(RowSink& out) : out_(out) {}
+  // The next row (an unpriced api_request) and those after it are held.
+  void hold() {
+    release(false);
+    holding_ = true;
+  }
+  // Lets the held rows go, the first marked unfinished when asked.
+  void release(bool unfinished) {
+    if (unfinished && !held_.empty()) held_.front().set("unfinished", true);
+    for (Row& r : held_) out_.emit(std::move(r));
+    held_.clear();
+    held_text_ = 0;
+    holding_ = false;
+  }
+  void emit(const Row& row) override {
+    Row copy = row;
+    take(std::move(copy));
+  }
+  void take(Row&& row) override {
+    if (!holding_) return out_.emit(std::move(row));
+    held_text_ += row.text ? row.text->size() : 0;
+    held_.push_back(std::move(row));
+    if (held_.size() > kHeldRows || held_text_ > kHeldTextBytes) release(false);
+  }
+  void end_source(const std::string& sha) override {
+    release(false);
+    out_.end_source(sha);
+  }
+
+ private:
+  RowSink& out_;
+  std::vector<Row> held_;
+  size_t held_text_ = 0;
+  bool holding_ = false;
+};
+
 class UiMessagesParser {
  public:
-  UiMessagesParser(const ParseContext& ctx, const ConversationTexts* api_texts) : ctx_(ctx), api_(api_texts) {}
+  UiMessagesParser(const ParseContext& ctx, const ConversationTexts* api_texts, HeldRows& held)
+      : ctx_(ctx), api_(api_texts), held_(held) {}
 
   void record(const JsonRecord& rec) {
     const rapidjson::Value& m = rec.doc;
@@ -96,6 +170,7 @@ class UiMessagesParser {
     const bool is_ask = type == std::optional<std::string>("ask");
     const std::string kind = is_say && say ? *say : is_ask && ask ? *ask : std::string();
 
+    if (is_say && (kind == "api_req_started" || kind == "api_req_finished")) held_.release(false);
     if (is_say && kind == "api_req_started") return api_request();
     if (is_say && is_conversation_say(kind)) return conversation(kind, m);
     if (is_ask && (kind == "tool" || kind == "command" || kind == "use_mcp_server")) return approval_ask(kind, m);
@@ -105,7 +180,7 @@ class UiMessagesParser {
     if (is_say && kind == "condense_context") return condense(m);
     if (is_say && kind == "sliding_window_truncation") return truncation(m);
     if (is_say && kind == "user_feedback_diff") return user_edit();
-    if (const char* simple = simple_kind(kind)) return typed(simple, kind);
+    if (const NamedUiKind* named = (is_ask || is_say) ? named_ui_kind(is_ask, kind) : nullptr) return typed(*named);
     // Every other record is kept as a ui_event with its kind; nothing is dropped.
     Row r = row("ui_event");
     r.text = text_;
@@ -151,6 +226,7 @@ class UiMessagesParser {
                    rec_);
       } else {
         add_usage(r, info);
+        if (!member(info, "cost") && !member(info, "cancelReason")) held_.hold();
       }
     }
     emit(std::move(r));
@@ -317,21 +393,39 @@ class UiMessagesParser {
     emit(std::move(r));
   }
 
-  void typed(const char* kind, const std::string& ui_kind) {
-    Row r = row(kind);
-    if (std::string_view(kind) == "subtask_result" || std::string_view(kind) == "task_resumed") r.role = "system";
+  void typed(const NamedUiKind& named) {
+    Row r = row(named.kind);
+    if (named.role) r.role = named.role;
     r.text = text_;
-    r.set("ui_kind", ui_kind);
+    r.set("ui_kind", std::string(named.name));
     rapidjson::Document info(texts_.take());
-    if (ui_kind == "too_many_tools_warning" && text_object(text_, info))
+    const std::string_view kind = named.kind;
+    if (!text_object(text_, info)) {
+      if (kind == "browser_action" && std::string_view(named.type) == "ask") r.set_opt("url", text_);
+    } else if (kind == "ui_warning") {  // too_many_tools_warning {toolCount, serverCount, threshold}
       r.set_opt("tool_count", get_int(info, "toolCount"))
           .set_opt("server_count", get_int(info, "serverCount"))
           .set_opt("threshold", get_int(info, "threshold"));
+    } else if (kind == "ui_tool") {  // a ClineSayTool
+      r.set_opt("tool_name", get_string(info, "tool"));
+      set_path(r, get_string(info, "path"));
+    } else if (kind == "ui_image") {  // {imageUri, imagePath}
+      set_path(r, get_string(info, "imagePath"));
+    } else if (kind == "codebase_search_result") {  // {tool, content: {query, results[]}}
+      if (const rapidjson::Value* c = member(info, "content"); c && c->IsObject()) {
+        r.set_opt("query", get_string(*c, "query"));
+        if (const rapidjson::Value* res = member(*c, "results"); res && res->IsArray())
+          r.set("result_count", static_cast<int64_t>(res->Size()));
+      }
+    } else if (kind == "browser_action") {  // ClineSayBrowserAction {action, coordinate?, text?}
+      r.set_opt("browser_action", get_string(info, "action"));
+    }
     emit(std::move(r));
   }
 
   const ParseContext& ctx_;
   const ConversationTexts* api_;
+  HeldRows& held_;
   TextPool texts_;  // the embedded texts' DOMs
   const JsonRecord* rec_ = nullptr;
   std::optional<int64_t> ts_;
@@ -345,8 +439,13 @@ class UiMessagesParser {
 }  // namespace
 
 ParseStats parse_ui_messages(HashingStream& in, const ParseContext& ctx, const ConversationTexts* api_texts) {
-  UiMessagesParser parser(ctx, api_texts);
-  ParseStats stats = for_each_object_record(in, ctx, [&](const JsonRecord& rec) { parser.record(rec); });
+  // Every row of the file, the framing's parser_error rows too, goes through the hold, so the rows stay in order.
+  HeldRows held(*ctx.sink);
+  ParseContext held_ctx = ctx;
+  held_ctx.sink = &held;
+  UiMessagesParser parser(held_ctx, api_texts, held);
+  ParseStats stats = for_each_object_record(in, held_ctx, [&](const JsonRecord& rec) { parser.record(rec); });
+  held.release(true);
   stats.folded += parser.folded;
   stats.errors += parser.errors;
   stats.first_ts = parser.first_ts;

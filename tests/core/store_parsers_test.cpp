@@ -592,5 +592,85 @@ TEST(CliHistory, NotAnObjectOrNoEntries) {
   EXPECT_EQ(h.rows.str(2, "text"), "parser: cli-history.json is empty");
 }
 
+// --- ~/.roo/cli-debug.log -------------------------------------------------------------------------------------
+
+const char* kDebugLogPath = "/home/u/.roo/cli-debug.log";
+
+// docs/row-contract.md "CLI debug log": entries in debugLog's format (packages/core/src/debug-log/index.ts v3.52.1:
+// "[<ISO>] <message>" or "[<ISO>] <message>: <JSON.stringify(data, null, 2)>"); a line with no leading time continues
+// the entry before it, and bytes before the first entry are a bad record.
+TEST(CliDebugLog, OneRowPerEntryTimedByItsIsoTime) {
+  StoreHarness h;
+  ParseStats st = run(h, "cli-debug.log", kDebugLogPath,
+                      "}\n"
+                      "[2026-04-02T09:15:01.003Z] [MessageProcessor] EMIT streamingStarted\n"
+                      "[2026-04-02T09:15:04.480Z] [MessageProcessor] State update: {\n"
+                      "  \"lastMessage\": {\n"
+                      "    \"textPreview\": \"Fix the login test\"\n"
+                      "  }\n"
+                      "}\n"
+                      "[2026-04-02T09:15:06.000Z] [Task#019d4f10-2b3c.ab12] WARN: stream failed\n"
+                      "[2026-13-02T09:15:06.000Z] not a time: part of the entry before",
+                      parse_cli_debug_log);
+  ASSERT_EQ(h.rows.rows.size(), 4u);
+  EXPECT_EQ(st.records, 4);
+  EXPECT_EQ(st.errors, 1);
+  EXPECT_EQ(h.rows.str(0, "kind"), "parser_error");
+  EXPECT_EQ(h.rows.str(0, "text"), "parser: unparseable record 1 (no [ISO time] at its start): }");
+  EXPECT_EQ(h.rows.str(1, "kind"), "cli_debug_log");
+  EXPECT_EQ(h.rows.str(1, "time_utc"), "2026-04-02T09:15:01.003Z");
+  EXPECT_EQ(h.rows.str(1, "time_source"), "cli_debug_log.time");
+  EXPECT_EQ(h.rows.str(1, "text"), "[MessageProcessor] EMIT streamingStarted");
+  EXPECT_EQ(h.rows.str(1, "component"), "MessageProcessor");
+  EXPECT_EQ(h.rows.src(1)["record_index"].GetInt(), 1);
+  EXPECT_EQ(h.rows.src(1)["byte_offset"].GetInt(), 2);
+  EXPECT_EQ(h.rows.src(1)["byte_length"].GetInt(), 68);
+  EXPECT_EQ(h.rows.str(2, "text"),
+            "[MessageProcessor] State update: {\n  \"lastMessage\": {\n    \"textPreview\": \"Fix the login test\"\n"
+            "  }\n}");
+  EXPECT_EQ(h.rows.str(2, "text_preview"), "Fix the login test");
+  EXPECT_EQ(h.rows.str(2, "task_id"), "<absent>");
+  EXPECT_EQ(h.rows.str(3, "task_id"), "019d4f10-2b3c");
+  EXPECT_EQ(h.rows.str(3, "level"), "warn");
+  EXPECT_EQ(h.rows.str(3, "component"), "Task#019d4f10-2b3c.ab12");
+  EXPECT_EQ(h.rows.str(3, "text"),
+            "[Task#019d4f10-2b3c.ab12] WARN: stream failed\n[2026-13-02T09:15:06.000Z] not a time: part of the entry "
+            "before");
+}
+
+// Secrets in an entry: a credential-named member (also a whole object of them), a secret flag in a string, a secret
+// URL parameter; each named by a credential_present row after the entry's row, the value nowhere, with --native too.
+TEST(CliDebugLog, SecretsAreRedactedAndNamed) {
+  StoreHarness h;
+  run(h, "cli-debug.log", kDebugLogPath,
+      "[2026-04-02T09:15:05.712Z] [ProviderSettings] saved: {\n"
+      "  \"openRouterApiKey\": \"sk-or-v1-SECRET1\",\n"
+      "  \"clerk-auth-credentials\": {\n"
+      "    \"session\": \"SECRET2\"\n"
+      "  },\n"
+      "  \"textPreview\": \"deploy --token SECRET3\",\n"
+      "  \"url\": \"https://h/x?key=SECRET4&a=b\",\n"
+      "  \"taskId\": \"t-1\"\n"
+      "}\n",
+      parse_cli_debug_log, true);
+  expect_no_secret(h.rows, {"SECRET1", "SECRET2", "SECRET3", "SECRET4"});
+  ASSERT_EQ(h.rows.rows.size(), 5u);
+  EXPECT_EQ(h.rows.str(0, "text"),
+            "[ProviderSettings] saved: {\n  \"openRouterApiKey\": \"<redacted>\",\n  \"clerk-auth-credentials\": {\n"
+            "    \"session\": \"<redacted>\"\n  },\n  \"textPreview\": \"deploy --token <redacted>\",\n"
+            "  \"url\": \"https://h/x?key=<redacted>&a=b\",\n  \"taskId\": \"t-1\"\n}");
+  EXPECT_EQ(h.rows.str(0, "text_preview"), "deploy --token <redacted>");
+  EXPECT_EQ(h.rows.str(0, "task_id"), "t-1");
+  std::vector<std::string> keys;
+  for (size_t i = 1; i < 5; ++i) {
+    EXPECT_EQ(h.rows.str(i, "kind"), "credential_present");
+    EXPECT_EQ(h.rows.str(i, "credential_location"), std::string(kDebugLogPath) + " entry 1");
+    EXPECT_EQ(h.rows.src(i)["part_index"].GetInt(), static_cast<int>(i - 1));
+    keys.push_back(h.rows.str(i, "credential_key"));
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"data.openRouterApiKey", "data.clerk-auth-credentials", "text.--token",
+                                            "text.key"}));
+}
+
 }  // namespace
 }  // namespace roo

@@ -402,6 +402,93 @@ TEST(UiRows, UiOnlyRecordsAreTyped) {
   EXPECT_EQ(h.rows.str(5, "ui_kind"), "brand_new");
 }
 
+// docs/row-contract.md "Typed ui rows": the asks and says @roo-code/types names get kinds of their own, told by the
+// record's type as well as its name (a say:"resume_task" is no resumption; ask:"completion_result" is the prompt
+// after a result). Record texts in the shapes of the Roo tools that write them (RooCodeInc/Roo-Code v3.52.1, v3.47.0).
+TEST(UiRows, NamedAsksAndSaysGetTheirKinds) {
+  ParserHarness h;
+  run_ui(h, R"([{"ts":1,"type":"ask","ask":"completion_result","text":""},)"
+            R"({"ts":2,"type":"say","say":"mcp_server_request_started"},)"
+            R"({"ts":3,"type":"say","say":"mcp_server_response","text":"{\"ok\":true}"},)"
+            R"({"ts":4,"type":"say","say":"codebase_search_result","text":"{\"tool\":\"codebaseSearch\",\"content\":{\"query\":\"auth\",\"results\":[{\"filePath\":\"a.ts\",\"score\":0.9,\"startLine\":1,\"endLine\":9,\"codeChunk\":\"x\"},{\"filePath\":\"b.ts\",\"score\":0.5,\"startLine\":2,\"endLine\":3,\"codeChunk\":\"y\"}]}}"},)"
+            R"({"ts":5,"type":"say","say":"user_edit_todos","text":"{\"tool\":\"updateTodoList\",\"todos\":[]}"},)"
+            R"({"ts":6,"type":"say","say":"image","text":"{\"imageUri\":\"vscode-file://x\",\"imagePath\":\"out/cat.png\"}"},)"
+            R"({"ts":7,"type":"say","say":"tool","text":"{\"tool\":\"readCommandOutput\",\"readStart\":0}"},)"
+            R"({"ts":8,"type":"ask","ask":"browser_action_launch","text":"http://localhost:3000"},)"
+            R"({"ts":9,"type":"say","say":"browser_action","text":"{\"action\":\"click\",\"coordinate\":\"10,20\"}"},)"
+            R"({"ts":10,"type":"say","say":"resume_task","text":"?"}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"completion_prompt", "mcp_request", "mcp_response",
+                                                "codebase_search_result", "todo_edit", "ui_image", "ui_tool",
+                                                "browser_action", "browser_action", "ui_event"}));
+  EXPECT_EQ(h.rows.str(0, "ui_kind"), "completion_result");
+  EXPECT_EQ(h.rows.str(0, "role"), "system");
+  EXPECT_EQ(h.rows.str(0, "text"), "");
+  EXPECT_EQ(h.rows.str(1, "text"), "<absent>");
+  EXPECT_EQ(h.rows.str(2, "role"), "tool");
+  EXPECT_EQ(h.rows.str(2, "text"), R"({"ok":true})");
+  EXPECT_EQ(h.rows.str(3, "query"), "auth");
+  EXPECT_EQ(h.rows.rows[3]["result_count"].GetInt(), 2);
+  EXPECT_EQ(h.rows.str(4, "role"), "user");
+  EXPECT_EQ(h.rows.str(5, "file_path"), "out/cat.png");
+  EXPECT_EQ(h.rows.str(5, "file_path_resolved"), "/home/alice/proj/out/cat.png");
+  EXPECT_EQ(h.rows.str(6, "tool_name"), "readCommandOutput");
+  EXPECT_EQ(h.rows.str(7, "url"), "http://localhost:3000");
+  EXPECT_EQ(h.rows.str(8, "browser_action"), "click");
+  EXPECT_EQ(h.rows.str(9, "ui_type"), "say");  // resume_task is an ask: this say is nothing Roo names
+  EXPECT_EQ(h.rows.str(9, "ui_kind"), "resume_task");
+}
+
+// docs/row-contract.md "Unfinished API requests": the last api_req_started with neither cost nor cancelReason, with
+// no api_req_started or api_req_finished after it, is what a killed task leaves (Task.ts v3.52.1:2024-2041).
+bool unfinished(const ParserHarness& h, size_t i) {
+  auto it = h.rows.rows.at(i).FindMember("unfinished");
+  return it != h.rows.rows.at(i).MemberEnd() && it->value.IsBool() && it->value.GetBool();
+}
+TEST(UiRows, TheLastRequestWithNoCostNorCancelReasonIsUnfinished) {
+  ParserHarness h;
+  run_ui(h, R"([{"ts":1,"type":"say","say":"text","text":"go"},)"
+            R"({"ts":2,"type":"say","say":"api_req_started","text":"{\"apiProtocol\":\"openai\"}"},)"
+            R"({"ts":3,"type":"say","say":"api_req_started","text":"{\"apiProtocol\":\"openai\",\"tokensIn\":10,\"cost\":0.01}"},)"
+            R"({"ts":4,"type":"say","say":"api_req_started","text":"{\"cost\":0,\"cancelReason\":\"user_cancelled\"}"},)"
+            R"({"ts":5,"type":"say","say":"api_req_started","text":"{\"apiProtocol\":\"anthropic\"}"},)"
+            R"({"ts":6,"type":"say","say":"text","text":"partly said","partial":true}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "api_request", "api_request", "api_request",
+                                                "api_request", "assistant_message"}));
+  EXPECT_FALSE(unfinished(h, 1));  // a later request started: this one is not the last
+  EXPECT_FALSE(unfinished(h, 2));
+  EXPECT_FALSE(unfinished(h, 3));  // cancelled, with its reason
+  EXPECT_TRUE(unfinished(h, 4));
+  EXPECT_EQ(h.rows.str(5, "time_utc"), "1970-01-01T00:00:00.006Z");  // held, still after it
+
+  ParserHarness finished;  // the older api_req_finished after it
+  run_ui(finished, R"([{"ts":1,"type":"say","say":"api_req_started","text":"{\"request\":\"r\"}"},)"
+                   R"({"ts":2,"type":"say","say":"api_req_finished","text":"{\"cost\":0.1}"}])");
+  ASSERT_EQ(kinds(finished), (std::vector<std::string>{"api_request", "api_retry"}));
+  EXPECT_FALSE(unfinished(finished, 0));
+
+  ParserHarness cut;  // a file cut off after the request: still unfinished, and the cut reported after it
+  run_ui(cut, R"([{"ts":1,"type":"say","say":"api_req_started","text":"{}"},{"ts":2,"type":"sa)");
+  ASSERT_EQ(kinds(cut), (std::vector<std::string>{"api_request", "parser_error"}));
+  EXPECT_TRUE(unfinished(cut, 0));
+}
+
+// The hold is bounded: with more than 255 rows after the request they are let go in order, the request unmarked.
+TEST(UiRows, TheHoldAfterAnUnpricedRequestIsBounded) {
+  std::string ui = R"([{"ts":1,"type":"say","say":"api_req_started","text":"{}"})";
+  for (int i = 0; i < 300; ++i) ui += R"(,{"ts":2,"type":"say","say":"error","text":"e)" + std::to_string(i) + "\"}";
+  ParserHarness h;
+  run_ui(h, ui + "]");
+  ASSERT_EQ(h.rows.rows.size(), 301u);
+  EXPECT_EQ(h.rows.str(0, "kind"), "api_request");
+  EXPECT_FALSE(unfinished(h, 0));
+  EXPECT_EQ(h.rows.str(300, "text"), "e299");
+  ParserHarness under;  // 255 rows after it: marked
+  std::string small = R"([{"ts":1,"type":"say","say":"api_req_started","text":"{}"})";
+  for (int i = 0; i < 255; ++i) small += R"(,{"ts":2,"type":"say","say":"error","text":"e"})";
+  run_ui(under, small + "]");
+  EXPECT_TRUE(unfinished(under, 0));
+}
+
 // docs/roo-format.md §2.10: id formats and the time a UUIDv7 or a 13-digit id embeds.
 TEST(TaskIds, FormatsAndEmbeddedTimes_roo_format_2_10) {
   TaskIdTime v7 = task_id_time("019cd70b-cb3d-73c1-9a4e-5f0b2d7c8e16");

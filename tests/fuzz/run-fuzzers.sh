@@ -58,9 +58,10 @@ UPDATE ItemTable SET value = '{"mode":"architect"}' WHERE key = 'RooVeterinaryIn
 SQL
   rm -f w.vscdb w.vscdb-wal w.vscdb-shm
 )
-for target in carve ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db catalog_names orphan_kind; do
+for target in carve ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db catalog_names orphan_kind cli_debug_log; do
   case $target in
     ui_messages) name=ui_messages.json ;;
+    cli_debug_log) name=cli-debug.log ;;
     carve) name='*.json' ;;  # every kind of record the carver looks for, as carved bytes
     api_history) name=api_conversation_history.json ;;
     history_item) name=history_item.json ;;

@@ -142,6 +142,27 @@ class E2E(unittest.TestCase):
         natives = [json.loads(r["native"]) for r in read_rows(out) if r["kind"] == "history_disagreement"]
         self.assertEqual([(n["ts"], n["tokensIn"]) for n in natives], [(1773742800000, 5), (1773656400000, 3)])
 
+    # The CLI's ~/.roo/cli-debug.log (fixtures/README.md "trees/cli-debug/"): one row per entry, timed by it, listed in
+    # report.json; the two secrets in it leave in no output file, with --native neither.
+    def test_cli_debug_log(self):
+        tree = os.path.join(REPO, "fixtures", "trees", "cli-debug")
+        out, _ = self.run_tool("--dir", tree)
+        self.assert_rows_match(read_rows(out), expected("cli-debug"))
+        report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
+        log = os.path.join(tree, "home", "kim", ".roo", "cli-debug.log")
+        with open(log, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        self.assertEqual([(f["path"], f["kind"], f["records"], f["errors"], f["sha256"])
+                          for f in report["partitions"][0]["scan"]["files_parsed"]],
+                         [("/home/kim/.roo/cli-debug.log", "cli_debug_log", 7, 0, digest)])
+        native, _ = self.run_tool("--native", "--dir", tree, out_name="native")
+        for d in (out, native):
+            for name in os.listdir(d):
+                with open(os.path.join(d, name), "rb") as f:
+                    data = f.read()
+                for secret in (b"ghp_SECRETDEBUG0001kim", b"sk-or-v1-SECRETDEBUG0002kim"):
+                    self.assertNotIn(secret, data, name)
+
     # A macOS user's storage (Library/Application Support/<host>, ~/.vscode/extensions, ~/.roo) on FAT32, the one
     # macOS-like layout libtsk can read that this machine can also write; and the same tree as a folder.
     def test_macos(self):
@@ -436,6 +457,7 @@ class E2E(unittest.TestCase):
                 ("exfat", [images("recovery-exfat.E01")]),
                 ("nightly", ["--dir", os.path.join(trees, "stores-nightly")]),
                 ("eras", ["--dir", os.path.join(trees, "roo-eras")]),
+                ("cli-debug", ["--dir", os.path.join(trees, "cli-debug")]),
                 # rows from APFS volumes (source.pool_volume), with --deep's carved rows from the container's free blocks
                 ("apfs", [os.path.join(REPO, "fixtures", "apfs", "macos-apfs-gpt.E01")]),
                 ("apfs-snapshot", [os.path.join(REPO, "fixtures", "apfs", "macos-apfs-snap.E01")]),

@@ -2,12 +2,19 @@
 # Builds the libFuzzer targets with clang and runs each for SECONDS (default 20), starting from its committed corpus
 # (tests/fuzz/corpus/<target>) and seeded from the fixture trees. Exits non-zero on any crash, leak or sanitizer
 # report. With "merge" as third argument, the inputs a run found that add coverage are merged into the committed
-# corpus (tests/fuzz/README.md). Usage: tests/fuzz/run-fuzzers.sh [SECONDS] [BUILD_DIR] [merge]
+# corpus (tests/fuzz/README.md); a fourth argument names the targets to run (default: all).
+# Usage: tests/fuzz/run-fuzzers.sh [SECONDS] [BUILD_DIR] [merge|-] [TARGET...]
 set -euo pipefail
 seconds=${1:-20}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${2:-$repo/build-fuzz}
 merge=${3:-}
+shift $(($# < 3 ? $# : 3))
+all_targets="carve ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db catalog_names orphan_kind"
+targets=${*:-$all_targets}
+for target in $targets; do
+  case " $all_targets " in *" $target "*) ;; *) echo "no fuzz target $target (targets: $all_targets)" >&2; exit 2 ;; esac
+done
 cmake -S "$repo" -B "$build" -DROO_FUZZ=ON -DROO_CORE_ONLY=ON -DROO_TESTS=OFF \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fsanitize-ignorelist=$repo/tests/fuzz/ubsan-ignore.txt" >/dev/null
@@ -58,7 +65,7 @@ UPDATE ItemTable SET value = '{"mode":"architect"}' WHERE key = 'RooVeterinaryIn
 SQL
   rm -f w.vscdb w.vscdb-wal w.vscdb-shm
 )
-for target in carve ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db catalog_names orphan_kind; do
+for target in $targets; do
   case $target in
     ui_messages) name=ui_messages.json ;;
     carve) name='*.json' ;;  # every kind of record the carver looks for, as carved bytes
@@ -102,11 +109,11 @@ for target in carve ui_messages api_history history_item task_index task_metadat
   fi
   # One line per target: libFuzzer's executions per second of wall time (what a shared machine's load divides), the
   # same executions over the run's CPU time (what the target itself costs), and the coverage (edges, features) at the
-  # end of the run.
+  # end of the run, then the machine's load average (the wall figure is a share of the CPUs the load leaves).
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$corpus_root/$target.log")
   echo "fuzz_$target: $(sed -n 's/^stat::average_exec_per_sec: *//p' "$corpus_root/$target.log") execs/s" \
     "($(awk -v runs="$runs" '{ printf "%.0f", runs / ($1 + $2 + 0.001) }' "$corpus_root/$target.cpu") per CPU second)," \
-    "$(grep -o 'cov: [0-9]* ft: [0-9]*' "$corpus_root/$target.log" | tail -1) (${seconds}s)"
+    "$(grep -o 'cov: [0-9]* ft: [0-9]*' "$corpus_root/$target.log" | tail -1) (${seconds}s, load $(cut -d' ' -f1 /proc/loadavg))"
   if [ "$merge" = merge ]; then
     "$build/tests/fuzz/fuzz_$target" -merge=1 -max_len=$max_len -rss_limit_mb=1024 \
       "$repo/tests/fuzz/corpus/$target" "$corpus" 2>"$corpus_root/$target.merge.log" ||

@@ -114,10 +114,19 @@ for target in $targets; do
   echo "fuzz_$target: $(sed -n 's/^stat::average_exec_per_sec: *//p' "$corpus_root/$target.log") execs/s" \
     "($(awk -v runs="$runs" '{ printf "%.0f", runs / ($1 + $2 + 0.001) }' "$corpus_root/$target.cpu") per CPU second)," \
     "$(grep -o 'cov: [0-9]* ft: [0-9]*' "$corpus_root/$target.log" | tail -1) (${seconds}s, load $(cut -d' ' -f1 /proc/loadavg))"
+  # merge: the committed corpus becomes the set libFuzzer picks, into an empty directory, from the committed inputs,
+  # the seeds and what this run found: -set_cover_merge=1, -merge=1 with a greedy set cover, which keeps every feature
+  # of them all in fewer inputs (the carve corpus: 440 inputs, 468 KB, against 802 and 682 KB with -merge=1); kept
+  # inputs are cut to max_len and named by their SHA-1.
   if [ "$merge" = merge ]; then
-    "$build/tests/fuzz/fuzz_$target" -merge=1 -max_len=$max_len -rss_limit_mb=1024 \
+    mkdir "$corpus_root/$target.merged"
+    "$build/tests/fuzz/fuzz_$target" -set_cover_merge=1 -max_len=$max_len -rss_limit_mb=1024 "$corpus_root/$target.merged" \
       "$repo/tests/fuzz/corpus/$target" "$corpus" 2>"$corpus_root/$target.merge.log" ||
       { tail -50 "$corpus_root/$target.merge.log"; exit 1; }
+    find "$repo/tests/fuzz/corpus/$target" -type f -delete
+    cp -p "$corpus_root/$target.merged"/* "$repo/tests/fuzz/corpus/$target"/
+    echo "  corpus/$target: $(find "$repo/tests/fuzz/corpus/$target" -type f | wc -l) inputs," \
+      "$(du -sb "$repo/tests/fuzz/corpus/$target" | cut -f1) bytes"
   fi
 done
 echo "fuzzers: no crash"

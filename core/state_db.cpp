@@ -56,11 +56,13 @@ bool scratch_usable(const std::string& parent, std::string* error) {
 // "-wal"): its memory VFS (sqlite3_deserialize) takes a main file only and opens a -wal on disk. This read-only VFS
 // serves both from the caller's bytes, so a WAL read writes no file. The wal-index, which the unix VFS keeps in a
 // -shm file beside the copy, is kept on the heap: SQLite does so when the connection is in exclusive locking mode
-// before its first read (sqlite/sqlite src/wal.c, WAL_HEAPMEMORY_MODE; "PRAGMA locking_mode", www.sqlite.org/wal.html
-// "Use of WAL Without Shared-Memory"). Everything else is what the unix VFS gives a read-only copy: a file that cannot
-// be written, reads past its end zero-filled with SQLITE_IOERR_SHORT_READ, a 1-byte file taken for an empty one
+// before its first read (sqlite/sqlite, tag version-3.40.1: src/pager.c sqlite3PagerWalSupported and pagerOpenWal,
+// src/wal.c WAL_HEAPMEMORY_MODE). Everything else is what the unix VFS gives a read-only copy: a file that cannot be
+// written, reads past its end zero-filled with SQLITE_IOERR_SHORT_READ, a 1-byte file taken for an empty one
 // (src/os_unix.c unixFileSize), no hot journal (no -journal exists), a -wal removed when SQLite deletes it (it does
 // for a main file of no pages, src/pager.c pagerOpenWalIfPresent). Time, randomness and sleep are the default VFS's.
+// Checked against the scratch-file reader it replaced: the same result, field by field, for 4,134 inputs
+// (tests/fuzz/README.md, fifth round).
 class MemoryWalVfs {
  public:
   // The bytes SQLite reads under name (main file) and name + "-wal", while this object lives.
@@ -362,8 +364,8 @@ class Reader {
       return false;
     }
     // No per-image "PRAGMA mmap_size=0": SQLite gives every database it opens the connection's setting, made when
-    // the connection was opened (sqlite/sqlite src/btree.c sqlite3BtreeOpen, sqlite3PagerSetMmapLimit with
-    // db->szMmap); compiling and running it for each read was a tenth of a small database's read.
+    // the connection was opened (sqlite/sqlite, tag version-3.40.1, src/btree.c sqlite3BtreeOpen:
+    // sqlite3PagerSetMmapLimit with db->szMmap); it was one more statement compiled and run for each read.
     sqlite3_progress_handler(db_, kProgressOps, on_progress, &budget_);
     return true;
   }

@@ -80,8 +80,9 @@ for target in $targets; do
     # The text helpers are seeded with whole transcripts: their texts are what the helpers are given.
     tool_semantics | transcript_text) name=api_conversation_history.json ;;
   esac
-  corpus="$corpus_root/$target"
-  mkdir -p "$corpus"
+  corpus="$corpus_root/$target"  # the fixture seeds
+  found="$corpus_root/$target.found"  # what the run finds
+  mkdir -p "$corpus" "$found"
   case $target in
     config_stores) seed_config_stores "$corpus" ;;
     state_db) seed_state_db "$corpus" ;;
@@ -98,11 +99,11 @@ for target in $targets; do
   # of 512 bytes or more: state_db gets room for a few.
   max_len=2048
   if [ "$target" = state_db ]; then max_len=16384; fi
-  # New inputs go to the first directory, never into the committed corpus. Entropic scheduling's bookkeeping per
+  # New inputs go to the first directory (found), never into the seeds or the committed corpus. Entropic scheduling's bookkeeping per
   # feature was half of fuzz_carve's time; off, it ran twice the inputs in the same time (tests/fuzz/README.md).
   # The run's user + system CPU seconds go to $target.cpu (bash's time keyword, TIMEFORMAT below).
   if ! { time "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=$max_len -rss_limit_mb=1024 \
-    -entropic=0 -print_final_stats=1 "$corpus" "$repo/tests/fuzz/corpus/$target" 2>"$corpus_root/$target.log"; } \
+    -entropic=0 -print_final_stats=1 "$found" "$corpus" "$repo/tests/fuzz/corpus/$target" 2>"$corpus_root/$target.log"; } \
     2>"$corpus_root/$target.cpu"; then
     tail -50 "$corpus_root/$target.log"
     exit 1
@@ -114,17 +115,20 @@ for target in $targets; do
   echo "fuzz_$target: $(sed -n 's/^stat::average_exec_per_sec: *//p' "$corpus_root/$target.log") execs/s" \
     "($(awk -v runs="$runs" '{ printf "%.0f", runs / ($1 + $2 + 0.001) }' "$corpus_root/$target.cpu") per CPU second)," \
     "$(grep -o 'cov: [0-9]* ft: [0-9]*' "$corpus_root/$target.log" | tail -1) (${seconds}s, load $(cut -d' ' -f1 /proc/loadavg))"
-  # merge: the committed corpus becomes the set libFuzzer picks, into an empty directory, from the committed inputs,
-  # the seeds and what this run found: -set_cover_merge=1, -merge=1 with a greedy set cover, which keeps every feature
-  # of them all in fewer inputs (the carve corpus: 440 inputs, 468 KB, against 802 and 682 KB with -merge=1); kept
-  # inputs are cut to max_len and named by their SHA-1.
+  # merge: the committed corpus becomes the set libFuzzer picks from the committed inputs and what this run found,
+  # beyond the features of the seeds (each run gets them anyway, so they are not committed again): -set_cover_merge=1,
+  # which is -merge=1 with a greedy set cover and keeps every feature in fewer inputs (the carve corpus: 440 inputs
+  # and 468 KB, against 802 and 682 KB with -merge=1), into a directory holding the seeds alone, whose features then
+  # count as had. Kept inputs are cut to max_len and named by their SHA-1.
   if [ "$merge" = merge ]; then
-    mkdir "$corpus_root/$target.merged"
-    "$build/tests/fuzz/fuzz_$target" -set_cover_merge=1 -max_len=$max_len -rss_limit_mb=1024 "$corpus_root/$target.merged" \
-      "$repo/tests/fuzz/corpus/$target" "$corpus" 2>"$corpus_root/$target.merge.log" ||
+    merged="$corpus_root/$target.merged"
+    cp -r "$corpus" "$merged"
+    "$build/tests/fuzz/fuzz_$target" -set_cover_merge=1 -max_len=$max_len -rss_limit_mb=1024 "$merged" \
+      "$repo/tests/fuzz/corpus/$target" "$found" 2>"$corpus_root/$target.merge.log" ||
       { tail -50 "$corpus_root/$target.merge.log"; exit 1; }
+    (cd "$corpus" && find . -type f -exec rm -f "$merged/{}" \;)
     find "$repo/tests/fuzz/corpus/$target" -type f -delete
-    cp -p "$corpus_root/$target.merged"/* "$repo/tests/fuzz/corpus/$target"/
+    find "$merged" -type f -exec cp -p -t "$repo/tests/fuzz/corpus/$target" {} +
     echo "  corpus/$target: $(find "$repo/tests/fuzz/corpus/$target" -type f | wc -l) inputs," \
       "$(du -sb "$repo/tests/fuzz/corpus/$target" | cut -f1) bytes"
   fi

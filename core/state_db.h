@@ -7,10 +7,10 @@
 // User/workspaceStorage/<id>/state.vscdb. Secrets are rows keyed secret://{"extensionId":"…","key":"…"} whose value
 // is encrypted: only the key names are reported, never a secret's value.
 //
-// The module works on bytes the caller read from the evidence, never on evidence paths. SQLite replays a WAL only
-// from files (it builds the wal-index in a -shm beside them), so with a -wal the bytes are copied into a fresh private
-// directory under the caller's scratch_dir, opened read-only there, and every file of the copy (db, -wal, -shm) is
-// removed before returning. The main file alone (no -wal, or to compare with the WAL view) is read in memory.
+// The module works on bytes the caller read from the evidence, never on evidence paths, and writes no file: the main
+// file alone (no -wal, or to compare with the WAL view) is read as an image in memory (sqlite3_deserialize), and the
+// main file with its -wal through a read-only VFS that serves both from the caller's bytes, with the wal-index on the
+// heap instead of in a -shm file (core/state_db.cpp, MemoryWalVfs).
 #pragma once
 
 #include <cstdint>
@@ -61,8 +61,7 @@ inline constexpr uint64_t kStateDbMaxVmSteps = 200'000'000;
 
 // db: the state.vscdb bytes; wal: the state.vscdb-wal bytes when the evidence has that file. extension_key: the
 // extension id ("RooVeterinaryInc.roo-cline"). scratch_dir: a private directory the caller owns (inside the output's
-// work directory, never beside the evidence) where copies are written; everything written there is removed before
-// returning, on every path; without a wal nothing is written there.
+// work directory, never beside the evidence); the read fails when it is unusable, and nothing is written there.
 StateDbRead read_state_db(const std::string& db, const std::optional<std::string>& wal, std::string_view extension_key,
                           const std::string& scratch_dir);
 

@@ -48,6 +48,16 @@ def read_rows(out):
         return [json.loads(line) for line in f]
 
 
+def assert_in_no_output(test, out, needles, label):
+    """None of needles (bytes) is in any file the run wrote, report.html's parts under report/ included."""
+    for folder, _, files in os.walk(out):
+        for file in files:
+            with open(os.path.join(folder, file), "rb") as f:
+                data = f.read()
+            for needle in needles:
+                test.assertNotIn(needle, data, f"{label}/{os.path.relpath(os.path.join(folder, file), out)}")
+
+
 class E2E(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="roo-e2e-")
@@ -157,11 +167,7 @@ class E2E(unittest.TestCase):
                          [("/home/kim/.roo/cli-debug.log", "cli_debug_log", 7, 0, digest)])
         native, _ = self.run_tool("--native", "--dir", tree, out_name="native")
         for d in (out, native):
-            for name in os.listdir(d):
-                with open(os.path.join(d, name), "rb") as f:
-                    data = f.read()
-                for secret in (b"ghp_SECRETDEBUG0001kim", b"sk-or-v1-SECRETDEBUG0002kim"):
-                    self.assertNotIn(secret, data, name)
+            assert_in_no_output(self, d, (b"ghp_SECRETDEBUG0001kim", b"sk-or-v1-SECRETDEBUG0002kim"), d)
 
     # A macOS user's storage (Library/Application Support/<host>, ~/.vscode/extensions, ~/.roo) on FAT32, the one
     # macOS-like layout libtsk can read that this machine can also write; and the same tree as a folder.
@@ -502,10 +508,7 @@ class E2E(unittest.TestCase):
             out, _ = self.run_tool(*args, out_name=name)
             present = [r for r in read_rows(out) if r["kind"] == "credential_present"]
             self.assertGreater(len(present), 0, name)
-            for folder, _, files in os.walk(out):  # report.html's rows are in report/
-                for file in files:
-                    with open(os.path.join(folder, file), "rb") as f:
-                        self.assertNotIn(b"PLANTED", f.read(), f"{name}/{file}")
+            assert_in_no_output(self, out, (b"PLANTED",), name)
 
     # Progress on stderr. --progress=json gives one JSON object per line (for wrappers): a parsing line per
     # file system and a writing line whose bytes reach rows.jsonl's size, with an ETA once the total is known;

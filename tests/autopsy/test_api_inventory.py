@@ -252,11 +252,16 @@ class Checker(ast.NodeVisitor):
                 return scope[name]
         if name in self.imports:
             return self.imports[name]
+        return self.receiver(name) or PYTHON
+
+    @staticmethod
+    def receiver(name):
+        """The value of a name (or self.attribute) the module gives its Java values, else None."""
         if name in RECEIVERS:
             return Value("instance", RECEIVERS[name])
         if name in AUTOPSY_RECEIVERS:
             return Value("autopsy", name)
-        return PYTHON
+        return None
 
     def value(self, node):
         if isinstance(node, ast.Name):
@@ -304,10 +309,8 @@ class Checker(ast.NodeVisitor):
                 return PYTHON
             if key in self.self_attrs:
                 return self.self_attrs[key]
-            if key in RECEIVERS:
-                return Value("instance", RECEIVERS[key])
-            if key in AUTOPSY_RECEIVERS:
-                return Value("autopsy", key)
+            if self.receiver(key):
+                return self.receiver(key)
             if self.class_bases and re.match(r"^[a-z]+[A-Z]", node.attr):
                 return Value("autopsy", key)  # inherited from the Autopsy or Swing base class
             return PYTHON

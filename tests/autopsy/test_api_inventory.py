@@ -48,7 +48,7 @@ AUTOPSY_CLASSES = INVENTORY["autopsy"]["classes"]
 AUTOPSY = "org.sleuthkit.autopsy."
 ALL_CLASSES = dict(CLASSES, **AUTOPSY_CLASSES)
 # Autopsy members the checker let pass unchecked because they may be inherited from a supertype that is not
-# inventoried (the JDK's, or an Autopsy interface not read): filled by Use.problem, printed by the test.
+# inventoried (JDK_SUPERTYPES): filled by Use.problem, printed by the test.
 INHERITED_UNCHECKED = set()
 
 
@@ -164,7 +164,7 @@ JDK_SUPERTYPES = {
 }
 
 
-def unread_supertypes(fqn, version, seen=None):
+def jdk_supertypes(fqn, version, seen=None):
     """The JDK supertypes of Autopsy class fqn (and of its Autopsy supertypes)."""
     cls = AUTOPSY_CLASSES.get(fqn)
     if cls is None:
@@ -173,14 +173,15 @@ def unread_supertypes(fqn, version, seen=None):
     seen.add(fqn)
     out = []
     for s in cls["supertypes"]:
-        if version in s["versions"] or not any(version in x["versions"] for x in cls["supertypes"]):
-            for t in s["types"]:
-                r = resolve(t, fqn)
-                if r is None and t in JDK_SUPERTYPES:
-                    out.append(t)
-                elif r is not None and r[0] not in seen:
-                    for v in versions_for(r[0]):
-                        out += unread_supertypes(r[0], v, seen)
+        if version not in s["versions"]:
+            continue
+        for t in s["types"]:
+            r = resolve(t, fqn)
+            if r is None and t in JDK_SUPERTYPES:
+                out.append(t)
+            elif r is not None and r[0] not in seen:
+                for v in versions_for(r[0]):
+                    out += jdk_supertypes(r[0], v, seen)
     return out
 
 
@@ -209,9 +210,9 @@ class Use(object):
         name = short(self.fqn)
         if entries is None:
             return "%s: class %s is not in %s" % (self.where, name, version)
-        if not entries and self.fqn in AUTOPSY_CLASSES and unread_supertypes(self.fqn, version):
+        if not entries and self.fqn in AUTOPSY_CLASSES and jdk_supertypes(self.fqn, version):
             INHERITED_UNCHECKED.add("%s.%s (from %s?)" % (name, self.name, "/".join(
-                unread_supertypes(self.fqn, version))))
+                jdk_supertypes(self.fqn, version))))
             return None
         if not entries:
             return "%s: %s.%s is not in %s (%s)" % (self.where, name, self.name, version, self.text)
@@ -690,7 +691,7 @@ def fake_problems(fakes):
             for v in versions:
                 entries = lookup(fqn, java_name, v)
                 where = "autopsy_fakes.%s.%s" % (fake_name, name)
-                if not entries and fqn in AUTOPSY_CLASSES and unread_supertypes(fqn, v):
+                if not entries and fqn in AUTOPSY_CLASSES and jdk_supertypes(fqn, v):
                     continue  # may be the JDK supertype's (JDK_SUPERTYPES)
                 if not entries:
                     out.append("%s: %s has no %s in %s" % (where, short(fqn), java_name, v))

@@ -4,11 +4,17 @@ Autopsy module (plugin/autopsy/) uses, at each Sleuth Kit release that a support
 
 Run by hand (the tests read only its committed output and need no network):
 
-  make_api_inventory.py --sleuthkit-git DIR [--out PATH]
+  make_api_inventory.py [--sleuthkit-git DIR] [--autopsy-src DIR] [--out PATH]
 
 DIR is a bare git directory of github:sleuthkit/sleuthkit (the search tool's `fetch`); the sources are read with
-`git show TAG:bindings/java/src/org/sleuthkit/datamodel/NAME.java` at each tag of RELEASES. What is kept is facts
-about the API (names, parameter and return types, static-ness, supertypes, and the tags each is in), never code.
+`git show TAG:bindings/java/src/org/sleuthkit/datamodel/NAME.java` at each tag of RELEASES.
+
+The "autopsy" section (Autopsy's own classes, org.sleuthkit.autopsy.*) is made from --autopsy-src DIR, a folder
+COMMIT/Core/src/org/sleuthkit/autopsy/PATH of the sleuthkit/autopsy files that the search tool's file index holds
+(read_file repo=sleuthkit/autopsy path=... commit=COMMIT, saved by hand outside the repository: the repository is too
+large to fetch); one "version" per stored commit (AUTOPSY_SOURCES). A section whose option is not given is kept from
+the existing --out file. What is kept is facts about the API (names, parameter and return types, static-ness,
+supertypes, and the tags or commits each is in), never code.
 
 The reader below is a small Java declaration scanner, not a compiler: comments, strings and annotations are dropped,
 then each class body is walked by brace depth, and every declaration at member level is classified as a nested type,
@@ -283,7 +289,7 @@ def handle_decl(head, has_body, cls, info, in_interface):
                     info["members"][-1]["static"] = True
 
 
-def parse_file(src, top_name):
+def parse_file(src, top_name, package=PACKAGE):
     text = strip_noise(src)
     classes = {}
     for m in TYPE_DECL.finditer(text):
@@ -292,7 +298,7 @@ def parse_file(src, top_name):
         brace = text.index("{", m.end())
         head = text[text.rfind(";", 0, m.start()) + 1:brace]
         cls = {"kind": m.group(1), "name": top_name, "supertypes": parse_type_header(head, m.group(1), top_name)}
-        parse_body(text, brace + 1, matching(text, brace, "{", "}") - 1, cls, classes, PACKAGE + "." + top_name)
+        parse_body(text, brace + 1, matching(text, brace, "{", "}") - 1, cls, classes, package + "." + top_name)
         break
     return classes
 
@@ -354,6 +360,83 @@ def merge(per_tag):
     return result
 
 
+# The Autopsy files read from the file index: path under Core/src/org/sleuthkit/autopsy -> {commit: what the file
+# itself tells of its Autopsy release}. The index keeps no tag, so a release is named only where the text shows it.
+AUTOPSY_ROOT = "Core/src"
+AUTOPSY_SOURCES = {
+    "casemodule/Case.java": {
+        "a15987a855e2c01f2415bb0e762a2819a285da7d":
+            "Copyright 2011-2018; has getOpenCase() and no getCurrentCaseThrows(), so it predates the rename to "
+            "getCurrentCaseThrows (the module's fallback names it 'Autopsy before 4.8'): an Autopsy 4.7-era file, "
+            "not a supported release. Only characters 0-80000 of 115661 were read"},
+    "coreutils/Logger.java": {
+        "c736d8e393cfbac10d19b31a7fa8cccec7959113": "Copyright 2012-2018; release not told"},
+    "ingest/DataSourceIngestModule.java": {
+        "e6fdebff6eb5bdfc835c85ed64ad47257c3b4e11": "Copyright 2014-2021; release not told (4.19 or later by year)"},
+    "ingest/DataSourceIngestModuleProgress.java": {
+        "681d208ee19340d428743a5db24147645f03bb38":
+            "Copyright 2011-2014 but works through IngestJobExecutor, which also runs data-artifact ingest (which came "
+            "with data artifacts, Autopsy 4.19): likely 4.19 or later; release not told"},
+    "ingest/GenericIngestModuleJobSettings.java": {
+        "058473bd9df937ba44fd4b77c88c9e78078ff04b": "Copyright 2014-2018; getSettings/setSettings; release not told",
+        "46ce69ff8fff55e91d290c603bab98b965a69593":
+            "Copyright 2018, says it is for Python modules; getSetting/setSetting; release not told, nor which of "
+            "the two is newer"},
+    "ingest/IngestJobContext.java": {
+        "8ba67bd5cacc63aaac213ad41a0c1d6a5a8bddb8":
+            "Copyright 2014-2021; has dataArtifactIngestIsCancelled (data-artifact ingest came with data "
+            "artifacts, Autopsy 4.19): likely 4.19 or later; release not told"},
+    "ingest/IngestMessage.java": {
+        "0b02fdcf60e5d464222fad644095cb433c48eb72": "Copyright 2011-2016; release not told"},
+    "ingest/IngestModule.java": {
+        "c51004727ef45e1ef1eeddaff7737c724e2db34f": "Copyright 2014-2021; release not told (4.19 or later by year)"},
+    "ingest/IngestModuleFactoryAdapter.java": {
+        "b3039c84209682370957e4cc716d865890e62f44": "Copyright 2014-2021; release not told (4.19 or later by year)"},
+    "ingest/IngestModuleIngestJobSettingsPanel.java": {
+        "2abdeaee8c09ae616b1ecb13b6194d033a4ce937": "Copyright 2014; release not told"},
+    "ingest/IngestServices.java": {
+        "cd6b24075d3fa6cd26f236bded15323c7d3a109d":
+            "Copyright 2011-2014; has getOpenCase (NoCurrentCaseException): an Autopsy 4.7-era file, release not told"},
+}
+
+
+def extract_autopsy(src_dir):
+    """{fqn: class info} per stored commit, from src_dir/COMMIT/Core/src/org/sleuthkit/autopsy/PATH."""
+    per_commit = {}
+    for rel, commits in sorted(AUTOPSY_SOURCES.items()):
+        package = "org.sleuthkit.autopsy." + ".".join(rel.split("/")[:-1])
+        name = os.path.basename(rel)[:-len(".java")]
+        for commit in sorted(commits):
+            path = os.path.join(src_dir, commit, AUTOPSY_ROOT, "org/sleuthkit/autopsy", rel)
+            with open(path, encoding="utf-8") as f:
+                found = parse_file(f.read(), name, package)
+            if not found:
+                sys.exit("%s: no class %s" % (path, name))
+            per_commit.setdefault(commit, {}).update(found)
+    return merge(sorted(per_commit.items()))
+
+
+def dump_classes(lines, classes, indent):
+    def j(v):
+        return json.dumps(v, sort_keys=True)
+    names = sorted(classes)
+    for i, fqn in enumerate(names):
+        cls = classes[fqn]
+        lines.append(indent + "%s: {" % j(fqn))
+        for key in ("kind", "supertypes", "versions"):
+            lines.append(indent + " %s: %s," % (j(key), j(cls[key])))
+        lines.append(indent + ' "members": {')
+        members = sorted(cls["members"])
+        for k, name in enumerate(members):
+            entries = cls["members"][name]
+            lines.append(indent + "  %s: [" % j(name))
+            lines.extend(indent + "   %s%s" % (j(e), "," if n < len(entries) - 1 else "")
+                         for n, e in enumerate(entries))
+            lines.append(indent + "  ]%s" % ("," if k < len(members) - 1 else ""))
+        lines.append(indent + " }")
+        lines.append(indent + "}%s" % ("," if i < len(names) - 1 else ""))
+
+
 def dump(inventory):
     """JSON with one line per class header and per member signature (short diffs when a release is added)."""
     def j(v):
@@ -361,22 +444,15 @@ def dump(inventory):
     lines = ["{"]
     for key in ("made_by", "source", "releases"):
         lines.append(" %s: %s," % (j(key), j(inventory[key])))
+    lines.append(' "autopsy": {')
+    for key in ("source", "files"):
+        lines.append("  %s: %s," % (j(key), j(inventory["autopsy"][key])))
+    lines.append('  "classes": {')
+    dump_classes(lines, inventory["autopsy"]["classes"], "   ")
+    lines.append("  }")
+    lines.append(" },")
     lines.append(' "classes": {')
-    names = sorted(inventory["classes"])
-    for i, fqn in enumerate(names):
-        cls = inventory["classes"][fqn]
-        lines.append("  %s: {" % j(fqn))
-        for key in ("kind", "supertypes", "versions"):
-            lines.append("   %s: %s," % (j(key), j(cls[key])))
-        lines.append('   "members": {')
-        members = sorted(cls["members"])
-        for k, name in enumerate(members):
-            entries = cls["members"][name]
-            lines.append("    %s: [" % j(name))
-            lines.extend("     %s%s" % (j(e), "," if n < len(entries) - 1 else "") for n, e in enumerate(entries))
-            lines.append("    ]%s" % ("," if k < len(members) - 1 else ""))
-        lines.append("   }")
-        lines.append("  }%s" % ("," if i < len(names) - 1 else ""))
+    dump_classes(lines, inventory["classes"], "  ")
     lines.append(" }")
     lines.append("}")
     text = "\n".join(lines) + "\n"
@@ -386,10 +462,32 @@ def dump(inventory):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sleuthkit-git", required=True)
+    parser.add_argument("--sleuthkit-git")
+    parser.add_argument("--autopsy-src")
     parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                      "autopsy_api_inventory.json"))
     args = parser.parse_args()
+    old = {}
+    if os.path.exists(args.out):
+        with open(args.out, encoding="utf-8") as f:
+            old = json.load(f)
+    if args.autopsy_src:
+        autopsy = {
+            "source": "github:sleuthkit/autopsy %s/org/sleuthkit/autopsy, the versions the search tool's file index "
+                      "holds (read_file at the commit named per file); made by make_api_inventory.py --autopsy-src"
+                      % AUTOPSY_ROOT,
+            "files": [{"path": "%s/org/sleuthkit/autopsy/%s" % (AUTOPSY_ROOT, rel), "commit": c, "release": note}
+                      for rel, commits in sorted(AUTOPSY_SOURCES.items()) for c, note in sorted(commits.items())],
+            "classes": extract_autopsy(args.autopsy_src),
+        }
+    else:
+        autopsy = old["autopsy"]
+    if not args.sleuthkit_git:
+        old["autopsy"] = autopsy
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(dump(old))
+        print("%s: %d Autopsy classes" % (args.out, len(autopsy["classes"])), file=sys.stderr)
+        return
     per_tag = []
     commits = {}
     for tag, _ in RELEASES:
@@ -400,7 +498,8 @@ def main():
     inventory = {
         "made_by": "tests/autopsy/make_api_inventory.py --sleuthkit-git <bare git dir of github:sleuthkit/sleuthkit>",
         "source": "github:sleuthkit/sleuthkit " + SOURCE_DIR,
-        "releases": [{"sleuthkit": tag, "commit": commits[tag], "autopsy": autopsy} for tag, autopsy in RELEASES],
+        "releases": [{"sleuthkit": tag, "commit": commits[tag], "autopsy": paired} for tag, paired in RELEASES],
+        "autopsy": autopsy,
         "classes": merge(per_tag),
     }
     with open(args.out, "w", encoding="utf-8") as f:

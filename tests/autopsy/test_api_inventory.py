@@ -16,8 +16,10 @@ Autopsy release ships (made by make_api_inventory.py from the sleuthkit sources;
 2. checks that each stand-in class of autopsy_fakes.py for a Sleuth Kit class defines only names that class has
    (inherited ones included), and that each stand-in method accepts an arity some overload has.
 
-Autopsy's own classes (org.sleuthkit.autopsy.*) are not in the inventory (README.md says why) and are listed, not
-checked; java.* and javax.* are the JDK's.
+Autopsy's own classes (org.sleuthkit.autopsy.*) are checked the same way against the inventory's "autopsy" section,
+whose versions are the sleuthkit/autopsy commits each file was read at (not releases; README.md says which): the
+module's calls on them, the methods its subclasses of them define (overrides: name and arity), and their stand-ins.
+java.* and javax.* are the JDK's and are not checked.
 
 usage: test_api_inventory.py [unittest args] --repo PATH
 """
@@ -41,6 +43,25 @@ CLASSES = INVENTORY["classes"]
 VERSIONS = [r["sleuthkit"] for r in INVENTORY["releases"]]
 PACKAGE = "org.sleuthkit.datamodel"
 TSK = PACKAGE + "."
+# Autopsy's own classes, one version per stored commit of their source (README.md: which commit, which release).
+AUTOPSY_CLASSES = INVENTORY["autopsy"]["classes"]
+AUTOPSY = "org.sleuthkit.autopsy."
+ALL_CLASSES = dict(CLASSES, **AUTOPSY_CLASSES)
+# Autopsy members the checker let pass unchecked because they may be inherited from a supertype that is not
+# inventoried (JDK_SUPERTYPES): filled by Use.problem, printed by the test.
+INHERITED_UNCHECKED = set()
+
+
+def versions_for(fqn):
+    """The versions a class is checked at: the Sleuth Kit tags, or the stored commits of an Autopsy class."""
+    return AUTOPSY_CLASSES[fqn]["versions"] if fqn in AUTOPSY_CLASSES else VERSIONS
+
+
+def short(fqn):
+    for prefix in (TSK, AUTOPSY):
+        if fqn.startswith(prefix):
+            return fqn[len(prefix):]
+    return fqn
 
 # The names the module gives its Java values, with their types (used when the type cannot be inferred).
 RECEIVERS = {
@@ -56,8 +77,23 @@ RECEIVERS = {
     "child": TSK + "Content",
     "directory": TSK + "LocalDirectory",
     "local_file": TSK + "LocalFile",
+    "case": AUTOPSY + "casemodule.Case",
+    "context": AUTOPSY + "ingest.IngestJobContext",
+    "self.context": AUTOPSY + "ingest.IngestJobContext",
+    "progressBar": AUTOPSY + "ingest.DataSourceIngestModuleProgress",
+    "self._logger": AUTOPSY + "coreutils.Logger",
 }
-AUTOPSY_RECEIVERS = {"case", "context", "progressBar", "settings", "self.context", "self._logger", "module"}
+# Parameters whose Java type holds only inside one function: (function, parameter) -> type.
+FUNCTION_RECEIVERS = {
+    ("_get_setting", "settings"): AUTOPSY + "ingest.GenericIngestModuleJobSettings",
+    ("_set_setting", "settings"): AUTOPSY + "ingest.GenericIngestModuleJobSettings",
+}
+# Methods of the module's subclasses of Autopsy classes that are its own, not overrides (what each is for).
+OWN_METHODS = {
+    "log",  # RooIngestModule.log: writes to its Autopsy Logger
+}
+# Autopsy values whose type is not one class (a module's own settings object may be of an older Python class).
+AUTOPSY_RECEIVERS = {"settings", "module"}
 # Python functions of roo_mapping that are handed a Sleuth Kit class and look names up on it by a computed name:
 # (what they may look up, "any" = one of them must exist, "all" = each must), and what they give back.
 DYNAMIC = {
@@ -86,14 +122,16 @@ def resolve(type_name, context=None):
         for i in range(len(parts), 3, -1):
             candidates.insert(0, ".".join(parts[:i]) + "." + t)
     for c in candidates:
-        if c in CLASSES:
+        if c in ALL_CLASSES:
             return c, element
     return None
 
 
 def lookup(fqn, name, version, seen=None):
-    """The inventory entries of member `name` on class fqn (or a supertype) in one release; None: class absent."""
-    cls = CLASSES.get(fqn)
+    """The inventory entries of member `name` on class fqn (or a supertype) in one release; None: class absent.
+    An Autopsy supertype stored at other commits than its subclass is searched at each of its own: the member must
+    be in all of them."""
+    cls = ALL_CLASSES.get(fqn)
     if cls is None or version not in cls["versions"]:
         return None
     found = [m for m in cls["members"].get(name, []) if version in m["versions"]]
@@ -107,10 +145,44 @@ def lookup(fqn, name, version, seen=None):
         for t in s["types"]:
             r = resolve(t, fqn)
             if r and r[0] not in seen:
-                more = lookup(r[0], name, version, seen)
+                if version in versions_for(r[0]):
+                    more = lookup(r[0], name, version, seen)
+                else:
+                    each = [lookup(r[0], name, v, set(seen)) for v in versions_for(r[0])]
+                    more = each[0] if all(each) else []
                 if more:
                     return more
     return []
+
+
+# JDK supertypes of the Autopsy classes, as their sources name them (the JDK is not inventoried): a member not
+# declared in the Autopsy class may come from these. An Autopsy supertype that was not read gives no such leave.
+JDK_SUPERTYPES = {
+    "java.util.logging.Logger",  # of coreutils.Logger
+    "JPanel",  # javax.swing.JPanel (imported), of ingest.IngestModuleIngestJobSettingsPanel
+    "Exception",  # java.lang.Exception, of ingest.IngestModule.IngestModuleException
+}
+
+
+def jdk_supertypes(fqn, version, seen=None):
+    """The JDK supertypes of Autopsy class fqn (and of its Autopsy supertypes)."""
+    cls = AUTOPSY_CLASSES.get(fqn)
+    if cls is None:
+        return []
+    seen = seen or set()
+    seen.add(fqn)
+    out = []
+    for s in cls["supertypes"]:
+        if version not in s["versions"]:
+            continue
+        for t in s["types"]:
+            r = resolve(t, fqn)
+            if r is None and t in JDK_SUPERTYPES:
+                out.append(t)
+            elif r is not None and r[0] not in seen:
+                for v in versions_for(r[0]):
+                    out += jdk_supertypes(r[0], v, seen)
+    return out
 
 
 class Value(object):
@@ -130,20 +202,27 @@ class Use(object):
         self.where, self.fqn, self.name, self.static, self.arity, self.text = where, fqn, name, static, arity, text
 
     def problem(self, version):
-        """None when this use is valid in the release, else why not."""
+        """None when this use is valid in the release (or, on a class not stored at it, in every version that
+        class has), else why not."""
+        if version not in versions_for(self.fqn):
+            return next((p for p in (self.problem(v) for v in versions_for(self.fqn)) if p), None)
         entries = lookup(self.fqn, self.name, version)
-        short = self.fqn[len(TSK):]
+        name = short(self.fqn)
         if entries is None:
-            return "%s: class %s is not in %s" % (self.where, short, version)
+            return "%s: class %s is not in %s" % (self.where, name, version)
+        if not entries and self.fqn in AUTOPSY_CLASSES and jdk_supertypes(self.fqn, version):
+            INHERITED_UNCHECKED.add("%s.%s (from %s?)" % (name, self.name, "/".join(
+                jdk_supertypes(self.fqn, version))))
+            return None
         if not entries:
-            return "%s: %s.%s is not in %s (%s)" % (self.where, short, self.name, version, self.text)
+            return "%s: %s.%s is not in %s (%s)" % (self.where, name, self.name, version, self.text)
         if self.static and not any(e.get("static") or e["kind"].startswith("nested_") for e in entries):
-            return "%s: %s.%s is not static in %s" % (self.where, short, self.name, version)
+            return "%s: %s.%s is not static in %s" % (self.where, name, self.name, version)
         if self.arity is not None:
             arities = {len(e.get("params", [])) for e in entries if e["kind"] in ("method", "constructor")}
             if self.arity not in arities:
                 return "%s: %s.%s takes %s arguments in %s, called with %d" % (
-                    self.where, short, self.name, sorted(arities) or "no", version, self.arity)
+                    self.where, name, self.name, sorted(arities) or "no", version, self.arity)
         return None
 
 
@@ -174,11 +253,16 @@ class Checker(ast.NodeVisitor):
                 return scope[name]
         if name in self.imports:
             return self.imports[name]
+        return self.receiver(name) or PYTHON
+
+    @staticmethod
+    def receiver(name):
+        """The value of a name (or self.attribute) the module gives its Java values, else None."""
         if name in RECEIVERS:
             return Value("instance", RECEIVERS[name])
         if name in AUTOPSY_RECEIVERS:
             return Value("autopsy", name)
-        return PYTHON
+        return None
 
     def value(self, node):
         if isinstance(node, ast.Name):
@@ -205,11 +289,11 @@ class Checker(ast.NodeVisitor):
 
     def member_value(self, fqn, name, static):
         """The value of fqn.name, from the newest release that has it."""
-        for version in reversed(VERSIONS):
+        for version in reversed(versions_for(fqn)):
             entries = lookup(fqn, name, version) or []
             for e in entries:
                 if e["kind"].startswith("nested_"):
-                    return Value("class", fqn + "." + name if fqn + "." + name in CLASSES else None)
+                    return Value("class", fqn + "." + name if fqn + "." + name in ALL_CLASSES else None)
                 t = e.get("returns") or e.get("type")
                 if t is None or t in PY_TYPES:
                     return PYTHON
@@ -226,15 +310,15 @@ class Checker(ast.NodeVisitor):
                 return PYTHON
             if key in self.self_attrs:
                 return self.self_attrs[key]
-            if key in AUTOPSY_RECEIVERS:
-                return Value("autopsy", key)
+            if self.receiver(key):
+                return self.receiver(key)
             if self.class_bases and re.match(r"^[a-z]+[A-Z]", node.attr):
                 return Value("autopsy", key)  # inherited from the Autopsy or Swing base class
             return PYTHON
         base = self.value(node.value)
         if base.kind == "class" and base.fqn:
             nested = base.fqn + "." + node.attr
-            if arity is not None and nested in CLASSES:  # Outer.Nested(...): the nested class's constructor
+            if arity is not None and nested in ALL_CLASSES:  # Outer.Nested(...): the nested class's constructor
                 self.use(node, base.fqn, node.attr, True, None, ast.unparse(node))
                 self.use(node, nested, "<init>", False, arity, ast.unparse(node))
                 return Value("instance", nested)
@@ -313,8 +397,10 @@ class Checker(ast.NodeVisitor):
             local = a.asname or a.name
             if module == PACKAGE:
                 self.imports[local] = Value("class", TSK + a.name)
+            elif module + "." + a.name in AUTOPSY_CLASSES:
+                self.imports[local] = Value("class", module + "." + a.name)
             elif module.startswith("org.sleuthkit.autopsy"):
-                self.imports[local] = Value("autopsy", a.name)
+                self.unknown.append("%s: %s.%s is not in the Autopsy inventory" % (self.where(node), module, a.name))
             elif module.startswith("java") or module.startswith("javax"):
                 self.imports[local] = Value("jdk", a.name)
 
@@ -325,13 +411,19 @@ class Checker(ast.NodeVisitor):
         self.class_bases = [b for b in bases if b.kind in ("autopsy", "class")]
         self.self_attrs = {}
         for b in bases:
-            if b.kind == "class" and b.fqn:
+            if b.kind == "class" and b.fqn in AUTOPSY_CLASSES:
+                # a method that Autopsy calls on the subclass must override one the base class has, with its arity
+                for f in node.body:
+                    if isinstance(f, ast.FunctionDef) and not f.name.startswith("_") and f.name not in OWN_METHODS:
+                        self.use(f, b.fqn, f.name, False, len(f.args.args) - 1, "def %s" % f.name)
+            elif b.kind == "class" and b.fqn:
                 self.unknown.append("%s: subclass of %s: not checked" % (self.where(node), b.fqn))
         self.generic_visit(node)
         self.class_methods, self.class_bases, self.self_attrs = saved
 
     def visit_FunctionDef(self, node):
-        self.scopes.append({})
+        self.scopes.append({a.arg: Value("instance", FUNCTION_RECEIVERS[(node.name, a.arg)])
+                            for a in node.args.args if (node.name, a.arg) in FUNCTION_RECEIVERS})
         for stmt in node.body:
             self.visit(stmt)
         self.scopes.pop()
@@ -477,12 +569,14 @@ class Checker(ast.NodeVisitor):
     def problems(self):
         out = []
         for u in self.current[0]:
-            for v in VERSIONS:
+            for v in versions_for(u.fqn):
                 p = u.problem(v)
                 if p:
                     out.append(p)
         for alternatives, where in self.groups:
-            for v in VERSIONS:
+            versions = sorted({v for alt in alternatives for u in alt for v in versions_for(u.fqn)},
+                              key=lambda v: (v not in VERSIONS, VERSIONS.index(v) if v in VERSIONS else v))
+            for v in versions:
                 if any(all(u.problem(v) is None for u in alt) for alt in alternatives):  # an empty one: no Java
                     continue
                 why = [u.problem(v) for alt in alternatives for u in alt if u.problem(v)]
@@ -535,12 +629,35 @@ FAKE_OF = {
     "AbstractFile": ("AbstractFile", None),
     "FileTypeEnum": ("TskData.TSK_FS_ATTR_TYPE_ENUM", None),
     "TskCoreException": ("TskCoreException", None),
+    # Autopsy's classes: checked at their stored commits (a stand-in for one of two versions names it)
+    "Case": (AUTOPSY + "casemodule.Case", None),
+    "Logger": (AUTOPSY + "coreutils.Logger", None),
+    "IngestMessage": (AUTOPSY + "ingest.IngestMessage", None),
+    "MessageType": (AUTOPSY + "ingest.IngestMessage.MessageType", None),
+    "IngestServices": (AUTOPSY + "ingest.IngestServices", None),
+    "IngestModule": (AUTOPSY + "ingest.IngestModule", None),
+    "ProcessResult": (AUTOPSY + "ingest.IngestModule.ProcessResult", None),
+    "IngestModuleException": (AUTOPSY + "ingest.IngestModule.IngestModuleException", None),
+    "GenericIngestModuleJobSettings": (AUTOPSY + "ingest.GenericIngestModuleJobSettings",
+                                       ["058473bd9df937ba44fd4b77c88c9e78078ff04b"]),  # the getSettings version
+    "IngestModuleIngestJobSettingsPanel": (AUTOPSY + "ingest.IngestModuleIngestJobSettingsPanel", None),
+    "Context": (AUTOPSY + "ingest.IngestJobContext", None),
+    "ProgressBar": (AUTOPSY + "ingest.DataSourceIngestModuleProgress", None),
 }
 # Stand-ins whose constructor the module calls (the others are made by the tests' set-up).
-CONSTRUCTED = {"BlackboardAttribute"}
+CONSTRUCTED = {"BlackboardAttribute", "GenericIngestModuleJobSettings"}
 # Names a stand-in has for the tests' own use, not part of the Java API (what each is for).
 FAKE_ONLY = {
     "Artifact": {"attribute"},  # reads an attribute's value back, for the tests' assertions
+    "GenericIngestModuleJobSettings": {"serialised", "deserialised"},  # Java serialisation's round trip
+    "Case": {"current"},  # the case the tests' set-up opens
+}
+# Names a stand-in has that the stored version of its class lacks because that version is older than the API the
+# stand-in models (why each is known to exist).
+NEWER_THAN_STORED = {
+    # the stored Case.java (a15987a8) has getOpenCase, renamed getCurrentCaseThrows later; the module falls back to
+    # getCurrentCase, which the stored version has
+    "Case": {"getCurrentCaseThrows"},
 }
 
 
@@ -561,12 +678,12 @@ def fake_problems(fakes):
         cls = getattr(fakes, fake_name, None)
         if cls is None:
             continue
-        fqn = TSK + java
-        versions = claimed or VERSIONS
+        fqn = java if java.startswith(AUTOPSY) else TSK + java
+        versions = claimed or versions_for(fqn)
         for name, member in sorted(vars(cls).items()):
             if name.startswith("_") and name != "__init__":
                 continue
-            if name in FAKE_ONLY.get(fake_name, ()):
+            if name in FAKE_ONLY.get(fake_name, ()) or name in NEWER_THAN_STORED.get(fake_name, ()):
                 continue
             java_name = "<init>" if name == "__init__" else name
             if java_name == "<init>" and fake_name not in CONSTRUCTED:
@@ -574,8 +691,10 @@ def fake_problems(fakes):
             for v in versions:
                 entries = lookup(fqn, java_name, v)
                 where = "autopsy_fakes.%s.%s" % (fake_name, name)
+                if not entries and fqn in AUTOPSY_CLASSES and jdk_supertypes(fqn, v):
+                    continue  # may be the JDK supertype's (JDK_SUPERTYPES)
                 if not entries:
-                    out.append("%s: %s has no %s in %s" % (where, java, java_name, v))
+                    out.append("%s: %s has no %s in %s" % (where, short(fqn), java_name, v))
                     continue
                 func = member.__func__ if isinstance(member, staticmethod) else member
                 if inspect.isfunction(func):
@@ -586,11 +705,11 @@ def fake_problems(fakes):
                     arities = {len(e.get("params", [])) for e in entries if e["kind"] in ("method", "constructor")}
                     if not any(lo <= a <= hi for a in arities):
                         out.append("%s: takes %d..%d arguments; %s.%s takes %s in %s" % (
-                            where, lo, hi, java, java_name, sorted(arities), v))
+                            where, lo, hi, short(fqn), java_name, sorted(arities), v))
                     static = isinstance(member, staticmethod)
                     if member is not None and static != any(e.get("static") for e in entries) and \
                             java_name != "<init>":
-                        out.append("%s: static-ness differs from %s.%s in %s" % (where, java, java_name, v))
+                        out.append("%s: static-ness differs from %s.%s in %s" % (where, short(fqn), java_name, v))
     return out
 
 
@@ -608,7 +727,21 @@ class ModuleUsesTheRealApi(unittest.TestCase):
             with open(path, encoding="utf-8") as f:
                 checker = check_source(f.read(), os.path.relpath(path, REPO))
             self.assertEqual(checker.problems(), [])
-            used = {(u.fqn[len(TSK):], u.name) for u in checker.all_uses()}
+            used = {(short(u.fqn), u.name) for u in checker.all_uses() if u.fqn.startswith(TSK)}
+            autopsy = {(short(u.fqn), u.name) for u in checker.all_uses() if u.fqn.startswith(AUTOPSY)}
+            # the walk saw the module's Autopsy calls and overrides
+            for expected in [("casemodule.Case", "getSleuthkitCase"), ("casemodule.Case", "getCurrentCase"),
+                             ("ingest.IngestMessage", "createMessage"), ("ingest.IngestServices", "getInstance"),
+                             ("ingest.IngestJobContext", "dataSourceIngestIsCancelled"),
+                             ("ingest.DataSourceIngestModuleProgress", "progress"),
+                             ("ingest.GenericIngestModuleJobSettings", "getSettings"),
+                             ("ingest.DataSourceIngestModule", "process"), ("ingest.DataSourceIngestModule", "startUp"),
+                             ("ingest.IngestModuleFactoryAdapter", "createDataSourceIngestModule")]:
+                self.assertIn(expected, autopsy)
+            # and what it takes from the case database through them: Case.getSleuthkitCase() is a SleuthkitCase
+            self.assertIn(("SleuthkitCase", "getBlackboard"), used)
+            # the only Autopsy use let through unchecked: Logger.log, which the JDK's Logger declares
+            self.assertEqual(sorted(INHERITED_UNCHECKED), ["coreutils.Logger.log (from java.util.logging.Logger?)"])
             # the walk saw the module's Sleuth Kit calls (a walk that saw nothing would pass too)
             for expected in [("Blackboard", "newDataArtifact"), ("Blackboard", "postArtifacts"),
                              ("SleuthkitCase", "findAllFilesWhere"), ("Image", "getPaths"),
@@ -617,8 +750,12 @@ class ModuleUsesTheRealApi(unittest.TestCase):
                 self.assertIn(expected, used)
             print("\nSleuth Kit members used (%d): %s" % (len(used), ", ".join(
                 "%s.%s" % u for u in sorted(used))), file=sys.stderr)
-            print("Autopsy members used, not inventoried (%d): %s" % (len(checker.autopsy), ", ".join(
-                sorted(checker.autopsy))), file=sys.stderr)
+            print("Autopsy members used, checked against the stored commits (%d): %s" % (len(autopsy), ", ".join(
+                "%s.%s" % u for u in sorted(autopsy))), file=sys.stderr)
+            print("Autopsy members not checked: inherited from a class not inventoried (%d): %s; of an Autopsy value "
+                  "of no one type (%d): %s" % (len(INHERITED_UNCHECKED), ", ".join(sorted(INHERITED_UNCHECKED)),
+                                               len(checker.autopsy), ", ".join(sorted(checker.autopsy))),
+                  file=sys.stderr)
 
     def test_a_missing_name_fails_with_its_call_site(self):
         with open(MODULE_FILES[0], encoding="utf-8") as f:
@@ -651,6 +788,31 @@ class ModuleUsesTheRealApi(unittest.TestCase):
                                       "    except TypeError:\n        blackboard.postArtifacts(b, 'm')\n"
                                       ).problems(), [])
 
+    def test_a_missing_autopsy_name_fails_with_its_call_site(self):
+        with open(MODULE_FILES[0], encoding="utf-8") as f:
+            text = f.read()
+        bad = text.replace("IngestServices.getInstance().postMessage(message)",
+                           "IngestServices.getInstance().postMesage(message)")
+        self.assertNotEqual(bad, text)
+        line = bad.count("\n", 0, bad.index("postMesage")) + 1
+        self.assertEqual(check_source(bad).problems(), [
+            "plugin/autopsy/roo_ingest_module.py:%d: ingest.IngestServices.postMesage is not in "
+            "cd6b24075d3fa6cd26f236bded15323c7d3a109d (IngestServices.getInstance().postMesage)" % line])
+        # an override Autopsy's base class does not have, a wrong arity, and a settings fallback that one stored
+        # version of GenericIngestModuleJobSettings has neither branch of
+        problems = check_source(text + "\n\nclass _Module(DataSourceIngestModule):\n"
+                                "    def startup(self, context):\n        pass\n\n"
+                                "    def process(self, dataSource):\n        pass\n\n\n"
+                                "def _set_setting(settings, key, value):\n"
+                                "    if hasattr(settings, 'setSettings'):\n        settings.setSettings(key, value)\n"
+                                "    else:\n        settings.putSetting(key, value)\n").problems()
+        self.assertTrue(any("ingest.DataSourceIngestModule.startup is not in" in p for p in problems), problems)
+        self.assertTrue(any("ingest.DataSourceIngestModule.process takes [2] arguments in "
+                            "e6fdebff6eb5bdfc835c85ed64ad47257c3b4e11, called with 1" in p for p in problems), problems)
+        self.assertTrue(any("no alternative works in 46ce69ff8fff55e91d290c603bab98b965a69593" in p
+                            for p in problems), problems)
+        self.assertFalse(any("no alternative works in 058473bd" in p for p in problems), problems)
+
 
 class StandInsMatchTheApi(unittest.TestCase):
     def test_stand_ins_define_only_inventory_names(self):
@@ -677,6 +839,21 @@ class StandInsMatchTheApi(unittest.TestCase):
             ["autopsy_fakes.Blackboard.postArtifacts: takes 1..1 arguments; Blackboard.postArtifacts takes %s in %s"
              % ([2] if v < "sleuthkit-4.12.0" else [2, 3], v) for v in VERSIONS]))
         self.assertTrue(hasattr(autopsy_fakes, "Blackboard"))
+
+    def test_an_autopsy_stand_in_name_the_api_lacks_fails(self):
+        class Fakes(object):
+            class Context(object):
+                def isCancelled(self):  # noqa: N802
+                    return False
+
+            class ProgressBar(object):
+                def progress(self, a, b, c):
+                    pass
+        self.assertEqual(sorted(fake_problems(Fakes)), [
+            "autopsy_fakes.Context.isCancelled: ingest.IngestJobContext has no isCancelled in "
+            "8ba67bd5cacc63aaac213ad41a0c1d6a5a8bddb8",
+            "autopsy_fakes.ProgressBar.progress: takes 3..3 arguments; ingest.DataSourceIngestModuleProgress.progress "
+            "takes [1, 2] in 681d208ee19340d428743a5db24147645f03bb38"])
 
 
 if __name__ == "__main__":

@@ -389,6 +389,40 @@ class Batch(unittest.TestCase):
             self.batch_run(m, expect=0)
             self.assertEqual(self.status(m)["home"]["status"], "done")
 
+    # The evidence stays as it was and is never copied: every item's writes are under BATCHDIR. The evidence here is
+    # copies in a folder of the test's own (an image, a split image, a folder, and the file that is no image), so
+    # their folders can be listed whole before and after: names, sizes, modes, mtimes and contents.
+    def test_the_evidence_is_untouched_and_every_write_is_under_the_batch_folder(self):
+        for name in ("demo.E01", "linux-ext4.raw.001", "linux-ext4.raw.002", "linux-ext4.raw.003",
+                     "linux-ext4.raw.004"):
+            shutil.copy2(images(name), self.ev)
+        tree = os.path.join(self.ev, "tree")
+        shutil.copytree(os.path.join(REPO, "fixtures", "trees", "linux-ext4"), tree, symlinks=True)
+        m = self.manifest([("demo", os.path.join(self.ev, "demo.E01")),
+                           ("laptop", os.path.join(self.ev, "linux-ext4.raw.001")),
+                           ("tree", tree + "/"), ("junk", self.junk)])
+
+        def state(top):
+            out = {}
+            for folder, dirs, files in os.walk(top):
+                for name in dirs + files:
+                    path = os.path.join(folder, name)
+                    st = os.lstat(path)
+                    digest = sha256(path) if os.path.isfile(path) and not os.path.islink(path) else None
+                    out[os.path.relpath(path, top)] = (st.st_size, st.st_mode, st.st_mtime_ns, digest)
+            return out
+
+        before = state(self.ev)
+        outside = sorted(os.listdir(self.tmp))
+        self.batch_run(m, expect=EXIT_PARTIAL)  # junk is marked 6: partial
+        self.assertEqual(state(self.ev), before)
+        self.assertEqual(sorted(os.listdir(self.tmp)), sorted(outside + ["batch"]))
+        # Never copied: no file in the batch folder has an evidence file's size and contents.
+        evidence_digests = {v[3] for v in before.values() if v[3] and v[0] > 4096}
+        for folder, _, files in os.walk(self.batch):
+            for name in files:
+                self.assertNotIn(sha256(os.path.join(folder, name)), evidence_digests, os.path.join(folder, name))
+
     # ---- refused up front ----
 
     def test_bad_manifests_are_refused_before_anything_runs(self):

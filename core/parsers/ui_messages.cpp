@@ -130,6 +130,7 @@ class HeldRows : public RowSink {
     holding_ = false;
   }
   void emit(const Row& row) override {
+    if (!holding_) return out_.emit(row);  // a copy only for a row that is held
     Row copy = row;
     take(std::move(copy));
   }

@@ -1,4 +1,5 @@
 #include "tsk_glue/apfs_filevault.h"
+#include "tsk_glue/apfs_keybag.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -19,17 +20,10 @@ namespace {
 
 using Bytes = std::vector<unsigned char>;
 
-constexpr uint32_t kContainerKeybag = 0x6b657973;  // 'keys' (media_keybag_t's o_type)
-constexpr uint32_t kVolumeKeybag = 0x72656373;     // 'recs'
-constexpr uint16_t kTagVolumeKey = 2, kTagUnlockRecords = 3, kTagPassphraseHint = 4;
 constexpr size_t kSector = 512;
 // A PBKDF2 count above this is taken for damage, not a key: real ones are tens to hundreds of thousands, and each
 // million costs about a second.
 constexpr uint64_t kMaxIterations = 10'000'000;
-
-uint16_t le16(const unsigned char* p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
-uint32_t le32(const unsigned char* p) { return le16(p) | static_cast<uint32_t>(le16(p + 2)) << 16; }
-uint64_t le64(const unsigned char* p) { return le32(p) | static_cast<uint64_t>(le32(p + 4)) << 32; }
 
 std::optional<Bytes> uuid_bytes(const std::string& text) {
   Bytes out;
@@ -43,19 +37,6 @@ std::optional<Bytes> uuid_bytes(const std::string& text) {
   }
   if (out.size() != 16) return std::nullopt;
   return out;
-}
-
-// Apple File System Reference, "Objects", obj_phys_t o_cksum: Fletcher-64 over the object after the checksum.
-bool checksum_ok(const Bytes& b) {
-  const uint64_t mod = 0xFFFFFFFF;
-  uint64_t s1 = 0, s2 = 0;
-  for (size_t i = 8; i + 4 <= b.size(); i += 4) {
-    s1 = (s1 + le32(&b[i])) % mod;
-    s2 = (s2 + s1) % mod;
-  }
-  const uint64_t c1 = mod - ((s1 + s2) % mod);
-  const uint64_t c2 = mod - ((s1 + c1) % mod);
-  return le64(b.data()) == ((c2 << 32) | c1);
 }
 
 struct Container {
@@ -130,8 +111,7 @@ struct Entry {
   Bytes data;
 };
 
-// A keybag block, decrypted with `uuid` as both keys and checked (its checksum, o_type, kb_locker_t version 2), and
-// its keybag_entry_t list (each entry 16-byte aligned: libfsapfs "Key bag entries").
+// A keybag block, decrypted with `uuid` as both keys and checked (apfs_keybag.h keybag_object_ok), and its entries.
 std::optional<std::vector<Entry>> read_keybag(const Container& c, uint64_t block, const Bytes& uuid, uint32_t type,
                                               std::string* why) {
   if (block == 0 || block >= c.blocks) {
@@ -144,65 +124,16 @@ std::optional<std::vector<Entry>> read_keybag(const Container& c, uint64_t block
     return std::nullopt;
   }
   auto plain = xts_decrypt(uuid, uuid, block * (c.block_size / kSector), *cipher);
-  if (!plain || !checksum_ok(*plain) || le32(&(*plain)[24]) != type || le16(&(*plain)[32]) != 2) {
+  if (!plain || !keybag_object_ok(*plain, type)) {
     *why = "keybag at block " + std::to_string(block) +
            " does not decrypt with the UUID (a Mac's security chip may hold its key: hardware encryption)";
     return std::nullopt;
   }
-  const Bytes& b = *plain;
-  const uint16_t count = le16(&b[34]);
+  // An entry list cut short (KeybagEntries::error) still gives the entries before the cut.
   std::vector<Entry> entries;
-  size_t at = 48;
-  for (uint16_t i = 0; i < count; ++i) {
-    if (at + 24 > b.size()) break;
-    const uint16_t len = le16(&b[at + 18]);
-    if (at + 24 + len > b.size()) break;
-    Entry e;
-    e.uuid.assign(b.begin() + at, b.begin() + at + 16);
-    e.tag = le16(&b[at + 16]);
-    e.data.assign(b.begin() + at + 24, b.begin() + at + 24 + len);
-    entries.push_back(std::move(e));
-    at += (24 + len + 15) & ~size_t{15};
-  }
+  for (const KeybagEntry& e : keybag_entries(*plain).entries)
+    entries.push_back({Bytes(e.uuid.begin(), e.uuid.end()), e.tag, Bytes(e.data.begin(), e.data.end())});
   return entries;
-}
-
-// A value of a packed object (libfsapfs "Key bag packed object"): tag, length (one byte, or 0x81/0x82 and one or
-// two length bytes), data; `path` the tags to go down, each one inside the last.
-std::optional<Bytes> packed_value(const Bytes& blob, std::initializer_list<unsigned char> path) {
-  size_t begin = 0, end = blob.size();
-  for (unsigned char want : path) {
-    bool found = false;
-    size_t at = begin;
-    while (at + 2 <= end) {
-      const unsigned char tag = blob[at];
-      size_t len = blob[at + 1];
-      size_t head = 2;
-      if (len & 0x80) {
-        const size_t bytes = len & 0x7F;
-        if (bytes == 0 || bytes > 2 || at + 2 + bytes > end) return std::nullopt;
-        len = 0;
-        for (size_t i = 0; i < bytes; ++i) len = len << 8 | blob[at + 2 + i];
-        head += bytes;
-      }
-      if (at + head + len > end) return std::nullopt;
-      if (tag == want) {
-        begin = at + head;
-        end = begin + len;
-        found = true;
-        break;
-      }
-      at += head + len;
-    }
-    if (!found) return std::nullopt;
-  }
-  return Bytes(blob.begin() + begin, blob.begin() + end);
-}
-
-uint64_t be_number(const Bytes& b) {
-  uint64_t n = 0;
-  for (unsigned char x : b) n = n << 8 | x;
-  return n;
 }
 
 // RFC 3394 unwrap under `kek` (16 or 32 bytes); nullopt when its integrity check fails.
@@ -450,8 +381,9 @@ ApfsUnlock apfs_unlock_volume_key(TSK_IMG_INFO* img, uint64_t offset, const std:
     if (why) *why = reason;
     return ApfsUnlock::no_keys;
   }
-  auto wrapped_vek = packed_value(bags->wrapped_vek_blob, {0x30, 0xA3, 0x83});
-  auto vek_flags = packed_value(bags->wrapped_vek_blob, {0x30, 0xA3, 0x82});
+  const WrappedKeyBlob vek_blob = wrapped_key_blob(bags->wrapped_vek_blob);
+  const auto& wrapped_vek = vek_blob.wrapped;
+  const auto& vek_flags = vek_blob.flags;
   if (!wrapped_vek || wrapped_vek->size() != 40) {
     if (why) *why = "the volume key in the container keybag is not a wrapped 32-byte key";
     return ApfsUnlock::no_keys;
@@ -462,10 +394,9 @@ ApfsUnlock apfs_unlock_volume_key(TSK_IMG_INFO* img, uint64_t offset, const std:
   bool any_kek = false;
   for (const Entry& e : bags->volume) {
     if (e.tag != kTagUnlockRecords) continue;
-    auto wrapped = packed_value(e.data, {0x30, 0xA3, 0x83});
-    auto flags = packed_value(e.data, {0x30, 0xA3, 0x82});
-    auto iterations = packed_value(e.data, {0x30, 0xA3, 0x84});
-    auto salt = packed_value(e.data, {0x30, 0xA3, 0x85});
+    const WrappedKeyBlob kek_blob = wrapped_key_blob(e.data);
+    const auto &wrapped = kek_blob.wrapped, &flags = kek_blob.flags;
+    const auto &iterations = kek_blob.iterations, &salt = kek_blob.salt;
     if (!wrapped || wrapped->size() != 40 || !iterations || iterations->empty() || iterations->size() > 8 || !salt)
       continue;
     const uint64_t count = be_number(*iterations);
@@ -491,7 +422,7 @@ ApfsUnlock apfs_unlock_volume_key(TSK_IMG_INFO* img, uint64_t offset, const std:
         if (vek_len == 16) {
           // libtsk's reading of a volume converted from CoreStorage (tsk/fs/apfs.cpp unlock()): the tweak key is the
           // first 16 bytes of SHA-256 of the key and the volume key's UUID.
-          auto vek_uuid = packed_value(bags->wrapped_vek_blob, {0x30, 0xA3, 0x81});
+          const auto& vek_uuid = vek_blob.uuid;
           unsigned char both[32] = {}, hash[32];
           std::memcpy(both, vek->data(), 16);
           if (vek_uuid && vek_uuid->size() == 16) std::memcpy(both + 16, vek_uuid->data(), 16);

@@ -10,7 +10,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${2:-$repo/build-fuzz}
 merge=${3:-}
 shift $(($# < 3 ? $# : 3))
-all_targets="carve ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db catalog_names orphan_kind cli_debug_log"
+all_targets="carve ui_messages api_history history_item task_index task_metadata tool_semantics transcript_text config_stores state_db catalog_names orphan_kind cli_debug_log filevault_keybag"
 targets=${*:-$all_targets}
 for target in $targets; do
   case " $all_targets " in *" $target "*) ;; *) echo "no fuzz target $target (targets: $all_targets)" >&2; exit 2 ;; esac
@@ -80,6 +80,8 @@ for target in $targets; do
     orphan_kind) name='*.json' ;;  # what an orphan's opening bytes can be (its names are in the committed corpus)
     # The text helpers are seeded with whole transcripts: their texts are what the helpers are given.
     tool_semantics | transcript_text) name=api_conversation_history.json ;;
+    # Keybags are in no fixture tree: the committed corpus holds the fixture image's (extract-filevault-keybags.py).
+    filevault_keybag) name= ;;
   esac
   corpus="$corpus_root/$target"  # the fixture seeds
   found="$corpus_root/$target.found"  # what the run finds
@@ -87,6 +89,7 @@ for target in $targets; do
   case $target in
     config_stores) seed_config_stores "$corpus" ;;
     state_db) seed_state_db "$corpus" ;;
+    filevault_keybag) ;;
     *) find "$repo/fixtures/trees" -name "$name" -exec cp -t "$corpus" --backup=numbered {} + ;;
   esac
   if [ "$target" = catalog_names ]; then
@@ -100,6 +103,7 @@ for target in $targets; do
   # of 512 bytes or more: state_db gets room for a few.
   max_len=2048
   if [ "$target" = state_db ]; then max_len=16384; fi
+  if [ "$target" = filevault_keybag ]; then max_len=4096; fi  # one keybag block (the fixture's blocks are 4 KiB)
   # New inputs go to the first directory (found), never into the seeds or the committed corpus. Entropic scheduling's bookkeeping per
   # feature was half of fuzz_carve's time; off, it ran twice the inputs in the same time (tests/fuzz/README.md).
   # The run's user + system CPU seconds go to $target.cpu (bash's time keyword, TIMEFORMAT below).

@@ -3,6 +3,7 @@
 // next entry at the next multiple of 16), and packed objects as libfsapfs' "Key bag packed object" describes them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "tsk_glue/apfs_keybag.h"
@@ -15,19 +16,22 @@ using Bytes = std::vector<unsigned char>;
 // A keybag block's first 48 bytes with kl_nkeys = `count` (the object header and the checksum left zero: the entry
 // list does not look at them), then `entries` as given.
 Bytes keybag(uint16_t count, const Bytes& entries) {
-  Bytes b(48, 0);
+  Bytes b(48 + entries.size(), 0);
   b[32] = 2;  // kl_version
   b[34] = static_cast<unsigned char>(count);
   b[35] = static_cast<unsigned char>(count >> 8);
-  b.insert(b.end(), entries.begin(), entries.end());
+  std::copy(entries.begin(), entries.end(), b.begin() + 48);
   return b;
 }
 
 // One keybag_entry_t's 24-byte head: UUID bytes all `uuid_byte`, `tag`, `len`.
 Bytes entry_head(unsigned char uuid_byte, uint16_t tag, uint16_t len) {
-  Bytes h(16, uuid_byte);
-  h.insert(h.end(), {static_cast<unsigned char>(tag), static_cast<unsigned char>(tag >> 8),
-                     static_cast<unsigned char>(len), static_cast<unsigned char>(len >> 8), 0, 0, 0, 0});
+  Bytes h(24, 0);
+  std::fill_n(h.begin(), 16, uuid_byte);
+  h[16] = static_cast<unsigned char>(tag);
+  h[17] = static_cast<unsigned char>(tag >> 8);
+  h[18] = static_cast<unsigned char>(len);
+  h[19] = static_cast<unsigned char>(len >> 8);
   return h;
 }
 

@@ -133,7 +133,9 @@ TEST(ApfsPool, VolumeOpensAndReadsLikeFlsAndIcat) {
   ASSERT_TRUE(src);
   const std::string bytes = test::read_all(*src);
   EXPECT_EQ(bytes.size(), 53u);
-  if (auto icat = command_output("icat -P apfs -B 107 '" + apfs_image() + "' 17")) EXPECT_EQ(bytes, *icat);
+  if (auto icat = command_output("icat -P apfs -B 107 '" + apfs_image() + "' 17")) {
+    EXPECT_EQ(bytes, *icat);
+  }
 }
 
 TEST(ApfsPool, NoContainerOnOtherFileSystems) {
@@ -165,7 +167,9 @@ TEST(ApfsPool, DamagedVolumeSuperblockIsAReasonNotACrash) {
     one.pool_volume = v;
     std::string why;
     auto view = image->open_fs(one, "damaged-apfs.raw", &why);
-    if (!view) EXPECT_FALSE(why.empty());
+    if (!view) {
+      EXPECT_FALSE(why.empty());
+    }
   }
 }
 

@@ -193,8 +193,13 @@ Examples:
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // CLI11 checks required options before it looks at arguments it does not know, so `--bogus` alone would be
+    // answered "--out is required": an argument not understood is named first, as it is usually the cause.
+    std::string message = e.what();
+    if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && !app.remaining().empty())
+      message = CLI::ExtrasError(app.remaining()).what();
     // Every error line of the tool starts alike, so a wrapper (the Autopsy module) and a reader find it.
-    std::fprintf(stderr, "roo-ingest: error: %s\nRun with --help for more information.\n", e.what());
+    std::fprintf(stderr, "roo-ingest: error: %s\nRun with --help for more information.\n", message.c_str());
     return roo::kExitUsage;
   }
   opts.isolate = !no_isolate;

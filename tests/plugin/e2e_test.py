@@ -547,6 +547,10 @@ class E2E(unittest.TestCase):
         # what the tool needs.
         for args, says in (([], "give an IMAGE (or --dir FOLDER) and -o OUTDIR"),
                            (["--bogus", "x.E01", "-o", "o"], "--bogus"),
+                           # An unknown option is named even when a required one is missing too (it is usually
+                           # why the required one seems missing: a misspelt --out).
+                           (["--bogus"], "--bogus"),
+                           (["x.E01", "--ouut", "o"], "--ouut"),
                            (["--threads", "abc", "x.E01", "-o", "o"], "--threads"),
                            (["x.E01"], "--out")):
             proc = subprocess.run([BINARY, *args], capture_output=True, text=True, cwd=self.tmp)

@@ -203,7 +203,7 @@ struct EmitHarness {
   CarveStats stats;
   EmitHarness() {
     CarveRegion r;
-    r.volume = VolumeInfo{"carve.E01", {}, 1048576, "ext4", 0};
+    r.volume = VolumeInfo{"carve.E01", {}, 1048576, "ext4", 0, {}, {}};
     r.file.path = "$Unallocated";
     r.file.name = "$Unallocated";
     r.file.name_allocated = r.file.meta_allocated = false;

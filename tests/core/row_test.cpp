@@ -31,7 +31,7 @@ Row sample(const VolumeInfo& vol, SourceRef& src, const TaskIdentity& id) {
 }
 
 TEST(Row, JsonLineHasContractKeysInOrderAndValidUtf8) {
-  VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1};
+  VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1, {}, {}};
   SourceRef src;
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
   std::string line = row_to_json_line(sample(vol, src, id));
@@ -51,7 +51,7 @@ TEST(Row, JsonLineHasContractKeysInOrderAndValidUtf8) {
 }
 
 TEST(Row, UnreadableSourceGetsANullDigestNotAnEmptyOne) {
-  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0, {}, {}};
   SourceRef src;
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
   std::string line = row_to_json_line(sample(vol, src, id));
@@ -63,7 +63,7 @@ TEST(Row, UnreadableSourceGetsANullDigestNotAnEmptyOne) {
 }
 
 TEST(Row, RowIdIsStableAndDependsOnPositionAndKind) {
-  VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1};
+  VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1, {}, {}};
   SourceRef src;
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
   Row a = sample(vol, src, id);
@@ -79,7 +79,7 @@ TEST(Row, RowIdIsStableAndDependsOnPositionAndKind) {
 // The id is the first 32 hex digits of the SHA-256 of the key (fields joined by 0x1F, '-' for a missing number);
 // the digests were computed with sha256sum from the key bytes.
 TEST(Row, RowIdIsTheDigestOfTheLocatorKey) {
-  VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1};
+  VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1, {}, {}};
   SourceRef src;
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
   // demo.E01 1048576 /home/alice/t/ui_messages.json 12 3 - - user_message
@@ -105,7 +105,7 @@ const std::string kSha = "\"sha256\":\"" + std::string(64, 'a') + "\"";
 // The source object is serialised once per source file and reused for the rows after it; a row of another source
 // must never get the previous one's bytes, even from the same SourceRef object changed in place.
 TEST(Row, SourceOfTheNextRowIsItsOwnEvenFromTheSameObject) {
-  VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1};
+  VolumeInfo vol{"demo.E01", {}, 1048576, "ext4", 1, {}, {}};
   SourceRef src;
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
   Row r = sample(vol, src, id);
@@ -131,7 +131,7 @@ TEST(Row, SourceOfTheNextRowIsItsOwnEvenFromTheSameObject) {
                                 "\"attr\":\"128-4\",\"name_allocated\":false,\"meta_allocated\":true," +
                                 "\"reallocated\":false,\"recovery\":\"deleted\",\"size\":null," +
                                 "\"mtime\":\"2024-04-25T10:00:00Z\",\"atime\":null,\"ctime\":null,\"crtime\":null," + kSha);
-  VolumeInfo other{"demo.E01", {}, 2097152, "ext4", 2};  // the same file on another partition
+  VolumeInfo other{"demo.E01", {}, 2097152, "ext4", 2, {}, {}};  // the same file on another partition
   src.volume = &other;
   EXPECT_NE(source_json(r).find("\"partition_offset\":2097152,"), std::string::npos);
   src.volume = nullptr;  // a folder source without a volume
@@ -141,7 +141,7 @@ TEST(Row, SourceOfTheNextRowIsItsOwnEvenFromTheSameObject) {
 // A SourceRef freed after one file and another made at the same address for the next (what a parser's allocations
 // can do): the second gets its own bytes, and the placeholder offset points into the buffer appended to.
 TEST(Row, SourceAtAReusedAddressIsSerialisedAfresh) {
-  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0, {}, {}};
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
   alignas(SourceRef) unsigned char storage[sizeof(SourceRef)];
   SourceRef* a = new (storage) SourceRef{};
@@ -189,7 +189,7 @@ TEST(IsoTime, CalendarEdgesAsGmtimeWritesThem) {
 // JavaScript Date holds (ECMAScript TimeClip; new Date(8.64e15).toISOString() is +275760-09-13T00:00:00.000Z, and
 // new Date(-8.64e15) is -271821-04-20T00:00:00.000Z); one millisecond beyond, the row has no time and keeps the number.
 TEST(Row, TimeOutsideJavaScriptDatesIsKeptRawNotFormatted) {
-  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0, {}, {}};
   SourceRef src;
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
   const struct {
@@ -233,7 +233,7 @@ TEST(Row, TimeOutsideJavaScriptDatesIsKeptRawNotFormatted) {
 }
 
 TEST(RowWriter, EverySourceGetsItsOwnDigestPatchedInPlace) {
-  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0, {}, {}};
   SourceRef src;
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
   std::FILE* out = std::tmpfile();
@@ -275,7 +275,7 @@ TEST(RowWriter, EverySourceGetsItsOwnDigestPatchedInPlace) {
 // digest placeholder: the file holds exactly the lines row_to_json_line gives, digests patched in, and the writer
 // never held a second copy of the long string (its pending bytes stay near one chunk).
 TEST(RowWriter, LongRowsAreWrittenAsTheyAreSerialisedAndPatched) {
-  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0, {}, {}};
   SourceRef src;
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
   std::vector<Row> rows;
@@ -312,7 +312,7 @@ TEST(RowWriter, LongRowsAreWrittenAsTheyAreSerialisedAndPatched) {
 }
 
 TEST(RowWriter, CutUnfinishedRowsKeepsOnlyFinishedSources) {
-  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0, {}, {}};
   SourceRef src;
   TaskIdentity id{"vscode", "alice", "t", {}, {}, "/p"};
   char path[] = "/tmp/roo-rows-XXXXXX";

@@ -51,7 +51,7 @@ class CapturedRows : public RowSink {
 
 // Runs one parser on bytes with a fixed identity and source.
 struct ParserHarness {
-  VolumeInfo volume{"test.img", {}, 0, "ext4", 0};
+  VolumeInfo volume{"test.img", {}, 0, "ext4", 0, {}, {}};
   SourceRef source{&volume, {}};
   TaskIdentity identity{"vscode", "alice", "task-1", {}, {}, "/home/alice/proj"};
   CapturedRows rows;

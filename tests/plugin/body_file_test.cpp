@@ -28,7 +28,7 @@ std::optional<std::string> body_line_for_row(const Row& row) {
 }
 
 struct Fixture {
-  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0, {}, {}};
   SourceRef src{&vol, {}};
   TaskIdentity id{"vscode", "alice", "t1", {}, {}, {}};
   Row row(const char* kind, std::optional<int64_t> ms, std::string text) {

@@ -693,7 +693,7 @@ TEST_F(Formats, DeriveWritesTheSelectedFormats) {
 // numbers are no time: left out of the timelines as untimed rows are, kept as raw_time_ms in the others.
 TEST_F(Formats, DeriveAtTheEdgesOfJavaScriptDates) {
   TempDir dir;
-  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0};
+  VolumeInfo vol{"demo.E01", {}, 0, "ext4", 0, {}, {}};
   SourceRef src{&vol, {}};
   src.file.path = "/h/ui_messages.json";
   TaskIdentity id{"vscode", "alice", "t1", {}, {}, {}};

@@ -541,12 +541,13 @@ def main():
         with open(args.out, encoding="utf-8") as f:
             old = json.load(f)
     if args.autopsy_src:
+        files = autopsy_files()
         autopsy = {
             "source": "github:sleuthkit/autopsy %s/org/sleuthkit/autopsy (or the fork each file names), the "
                       "versions the search tool's file index holds (read_file at the commit named per file); made by "
                       "make_api_inventory.py --autopsy-src" % AUTOPSY_ROOT,
-            "files": autopsy_files(),
-            "releases": autopsy_releases(autopsy_files()),
+            "files": files,
+            "releases": autopsy_releases(files),
             "classes": extract_autopsy(args.autopsy_src),
         }
     else:

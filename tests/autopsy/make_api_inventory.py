@@ -13,9 +13,9 @@ The "autopsy" section (Autopsy's own classes, org.sleuthkit.autopsy.*) is made f
 COMMIT/Core/src/org/sleuthkit/autopsy/PATH of the sleuthkit/autopsy files (or of a fork's, AUTOPSY_REPOS) that the
 search tool's file index holds (read_file repo=... path=... commit=COMMIT, declarations saved by hand outside the
 repository: the repository is too large to fetch); one "version" per stored commit (AUTOPSY_SOURCES), placed on a
-Sleuth Kit line by the same commit's Core/nbproject/project.properties where it is stored (CORE_PROPERTIES). A section whose option is not given is kept from
-the existing --out file. What is kept is facts about the API (names, parameter and return types, static-ness,
-supertypes, and the tags or commits each is in), never code.
+Sleuth Kit line by the same commit's Core/nbproject/project.properties where it is stored (CORE_PROPERTIES). A
+section whose option is not given is kept from the existing --out file. What is kept is facts about the API (names,
+parameter and return types, static-ness, supertypes, and the tags or commits each is in), never code.
 
 The reader below is a small Java declaration scanner, not a compiler: comments, strings and annotations are dropped,
 then each class body is walked by brace depth, and every declaration at member level is classified as a nested type,

@@ -10,11 +10,12 @@ DIR is a bare git directory of github:sleuthkit/sleuthkit (the search tool's `fe
 `git show TAG:bindings/java/src/org/sleuthkit/datamodel/NAME.java` at each tag of RELEASES.
 
 The "autopsy" section (Autopsy's own classes, org.sleuthkit.autopsy.*) is made from --autopsy-src DIR, a folder
-COMMIT/Core/src/org/sleuthkit/autopsy/PATH of the sleuthkit/autopsy files that the search tool's file index holds
-(read_file repo=sleuthkit/autopsy path=... commit=COMMIT, saved by hand outside the repository: the repository is too
-large to fetch); one "version" per stored commit (AUTOPSY_SOURCES). A section whose option is not given is kept from
-the existing --out file. What is kept is facts about the API (names, parameter and return types, static-ness,
-supertypes, and the tags or commits each is in), never code.
+COMMIT/Core/src/org/sleuthkit/autopsy/PATH of the sleuthkit/autopsy files (or of a fork's, AUTOPSY_REPOS) that the
+search tool's file index holds (read_file repo=... path=... commit=COMMIT, declarations saved by hand outside the
+repository: the repository is too large to fetch); one "version" per stored commit (AUTOPSY_SOURCES), placed on a
+Sleuth Kit line by the same commit's Core/nbproject/project.properties where it is stored (CORE_PROPERTIES). A
+section whose option is not given is kept from the existing --out file. What is kept is facts about the API (names,
+parameter and return types, static-ness, supertypes, and the tags or commits each is in), never code.
 
 The reader below is a small Java declaration scanner, not a compiler: comments, strings and annotations are dropped,
 then each class body is walked by brace depth, and every declaration at member level is classified as a nested type,
@@ -362,13 +363,21 @@ def merge(per_tag):
 
 # The Autopsy files read from the file index: path under Core/src/org/sleuthkit/autopsy -> {commit: what the file
 # itself tells of its Autopsy release}. The index keeps no tag, so a release is named only where the text shows it.
+# Files are of github:sleuthkit/autopsy unless AUTOPSY_REPOS names a fork for the commit.
 AUTOPSY_ROOT = "Core/src"
 AUTOPSY_SOURCES = {
     "casemodule/Case.java": {
         "a15987a855e2c01f2415bb0e762a2819a285da7d":
-            "Copyright 2011-2018; has getOpenCase() and no getCurrentCaseThrows(), so it predates the rename to "
-            "getCurrentCaseThrows (the module's fallback names it 'Autopsy before 4.8'): an Autopsy 4.7-era file, "
-            "not a supported release. Only characters 0-80000 of 115661 were read"},
+            "Copyright 2011-2018; has getOpenCase() and no getCurrentCaseThrows(), and its Events enum lacks the "
+            "HOSTS_*, PERSONS_* and OS_ACCOUNTS_* events that came with hosts and OS accounts (NEWS.txt, VERSION "
+            "4.19.0): older than every supported release. Only characters 0-80000 of 115661 were read",
+        "681d208ee19340d428743a5db24147645f03bb38":
+            "Copyright 2012-2021; has getCurrentCaseThrows and the HOSTS_*/PERSONS_*/OS_ACCOUNTS_* events. Only "
+            "characters 0-80000 of 175299 were read (the module's Case calls are all in them)",
+        "fde03562949a41b1a45e0b457102b2bcf0108d3e":
+            "github:wisdark/autopsy, a fork. Copyright 2012-2021; public declarations in characters 0-80000 of 180810 "
+            "(all that was read) the same as at 681d208e",
+    },
     "coreutils/Logger.java": {
         "c736d8e393cfbac10d19b31a7fa8cccec7959113": "Copyright 2012-2018; release not told"},
     "ingest/DataSourceIngestModule.java": {
@@ -376,7 +385,7 @@ AUTOPSY_SOURCES = {
     "ingest/DataSourceIngestModuleProgress.java": {
         "681d208ee19340d428743a5db24147645f03bb38":
             "Copyright 2011-2014 but works through IngestJobExecutor, which also runs data-artifact ingest (which came "
-            "with data artifacts, Autopsy 4.19): likely 4.19 or later; release not told"},
+            "with data artifacts, Autopsy 4.19)"},
     "ingest/GenericIngestModuleJobSettings.java": {
         "058473bd9df937ba44fd4b77c88c9e78078ff04b": "Copyright 2014-2018; getSettings/setSettings; release not told",
         "46ce69ff8fff55e91d290c603bab98b965a69593":
@@ -389,15 +398,71 @@ AUTOPSY_SOURCES = {
     "ingest/IngestMessage.java": {
         "0b02fdcf60e5d464222fad644095cb433c48eb72": "Copyright 2011-2016; release not told"},
     "ingest/IngestModule.java": {
-        "c51004727ef45e1ef1eeddaff7737c724e2db34f": "Copyright 2014-2021; release not told (4.19 or later by year)"},
+        "c51004727ef45e1ef1eeddaff7737c724e2db34f": "Copyright 2014-2021"},
     "ingest/IngestModuleFactoryAdapter.java": {
         "b3039c84209682370957e4cc716d865890e62f44": "Copyright 2014-2021; release not told (4.19 or later by year)"},
     "ingest/IngestModuleIngestJobSettingsPanel.java": {
         "2abdeaee8c09ae616b1ecb13b6194d033a4ce937": "Copyright 2014; release not told"},
     "ingest/IngestServices.java": {
+        "c51004727ef45e1ef1eeddaff7737c724e2db34f":
+            "Copyright 2012-2021; getCase/getCaseDatabase through Case.getCurrentCaseThrows",
         "cd6b24075d3fa6cd26f236bded15323c7d3a109d":
             "Copyright 2011-2014; has getOpenCase (NoCurrentCaseException): an Autopsy 4.7-era file, release not told"},
 }
+# Commits of a fork (the file index holds other commits of sleuthkit/autopsy's files in forks).
+AUTOPSY_REPOS = {"fde03562949a41b1a45e0b457102b2bcf0108d3e": "wisdark/autopsy"}
+# What the same commit's Core/nbproject/project.properties says (read_file repo=... path=Core/nbproject/project.
+# properties commit=COMMIT): the Sleuth Kit jar the Core module of that commit ships, and the lines that date it. A
+# commit without an entry has no Core/nbproject/project.properties stored at it (read_file: "stored, but not at that
+# commit"). This places a file on a Sleuth Kit line (the Autopsy releases of RELEASES that ship that jar), not at a
+# release tag: the index keeps no tags, and these commits may lie between releases.
+CORE_PROPERTIES = {
+    "c51004727ef45e1ef1eeddaff7737c724e2db34f": (
+        "sleuthkit-4.11.1", "file.reference.sleuthkit-4.11.1.jar, javac.source=1.8, spec.version.base=10.24, "
+        "postgresql-42.3.5.jar; Core/manifest.mf at the same commit: OpenIDE-Module-Implementation-Version: 37"),
+    "681d208ee19340d428743a5db24147645f03bb38": (
+        "sleuthkit-4.11.1", "file.reference.sleuthkit-4.11.1.jar, javac.source=11, spec.version.base=10.24, "
+        "postgresql-42.3.5.jar"),
+    "fde03562949a41b1a45e0b457102b2bcf0108d3e": (
+        "sleuthkit-4.12.1", "file.reference.sleuthkit-4.12.1.jar, javac.source=17 (NEWS.txt, VERSION 4.21.0: "
+        "'Update Java to version 17'), spec.version.base=10.25, sqlite-jdbc-3.46.0.0.jar, postgresql-42.7.3.jar"),
+}
+
+
+def autopsy_line(commit):
+    """(Sleuth Kit tag, [Autopsy releases that ship it]) of a stored commit, or (None, [])."""
+    tag = CORE_PROPERTIES.get(commit, (None, None))[0]
+    return tag, dict(RELEASES).get(tag, [])
+
+
+def autopsy_files():
+    """The inventory's record of each stored file version: where it was read and what dates it."""
+    files = []
+    for rel, commits in sorted(AUTOPSY_SOURCES.items()):
+        for commit, note in sorted(commits.items()):
+            tag, releases = autopsy_line(commit)
+            entry = {"path": "%s/org/sleuthkit/autopsy/%s" % (AUTOPSY_ROOT, rel), "commit": commit,
+                     "repo": AUTOPSY_REPOS.get(commit, "sleuthkit/autopsy"), "release": note,
+                     "core_sleuthkit": tag, "same_sleuthkit_as": releases}
+            if tag:
+                entry["core_properties"] = CORE_PROPERTIES[commit][1]
+            files.append(entry)
+    return files
+
+
+def autopsy_releases(files):
+    """Per supported Autopsy release: the stored versions of each class whose commit ships that release's Sleuth Kit
+    (an empty list: none does)."""
+    out = []
+    for tag, releases in RELEASES:
+        for release in releases:
+            classes = {}
+            for f in files:
+                if release in f["same_sleuthkit_as"]:
+                    fqn = "org.sleuthkit.autopsy." + f["path"].split("org/sleuthkit/autopsy/")[1][:-5].replace("/", ".")
+                    classes.setdefault(fqn, []).append(f["commit"])
+            out.append({"autopsy": release, "sleuthkit": tag, "same_sleuthkit": classes})
+    return out
 
 
 def extract_autopsy(src_dir):
@@ -445,8 +510,12 @@ def dump(inventory):
     for key in ("made_by", "source", "releases"):
         lines.append(" %s: %s," % (j(key), j(inventory[key])))
     lines.append(' "autopsy": {')
-    for key in ("source", "files"):
-        lines.append("  %s: %s," % (j(key), j(inventory["autopsy"][key])))
+    lines.append('  "source": %s,' % j(inventory["autopsy"]["source"]))
+    for key in ("files", "releases"):
+        lines.append('  %s: [' % j(key))
+        entries = inventory["autopsy"][key]
+        lines.extend("   %s%s" % (j(e), "," if n < len(entries) - 1 else "") for n, e in enumerate(entries))
+        lines.append("  ],")
     lines.append('  "classes": {')
     dump_classes(lines, inventory["autopsy"]["classes"], "   ")
     lines.append("  }")
@@ -472,12 +541,13 @@ def main():
         with open(args.out, encoding="utf-8") as f:
             old = json.load(f)
     if args.autopsy_src:
+        files = autopsy_files()
         autopsy = {
-            "source": "github:sleuthkit/autopsy %s/org/sleuthkit/autopsy, the versions the search tool's file index "
-                      "holds (read_file at the commit named per file); made by make_api_inventory.py --autopsy-src"
-                      % AUTOPSY_ROOT,
-            "files": [{"path": "%s/org/sleuthkit/autopsy/%s" % (AUTOPSY_ROOT, rel), "commit": c, "release": note}
-                      for rel, commits in sorted(AUTOPSY_SOURCES.items()) for c, note in sorted(commits.items())],
+            "source": "github:sleuthkit/autopsy %s/org/sleuthkit/autopsy (or the fork each file names), the "
+                      "versions the search tool's file index holds (read_file at the commit named per file); made by "
+                      "make_api_inventory.py --autopsy-src" % AUTOPSY_ROOT,
+            "files": files,
+            "releases": autopsy_releases(files),
             "classes": extract_autopsy(args.autopsy_src),
         }
     else:

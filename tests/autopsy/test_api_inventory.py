@@ -17,8 +17,10 @@ Autopsy release ships (made by make_api_inventory.py from the sleuthkit sources;
    (inherited ones included), and that each stand-in method accepts an arity some overload has.
 
 Autopsy's own classes (org.sleuthkit.autopsy.*) are checked the same way against the inventory's "autopsy" section,
-whose versions are the sleuthkit/autopsy commits each file was read at (not releases; README.md says which): the
-module's calls on them, the methods its subclasses of them define (overrides: name and arity), and their stand-ins.
+whose versions are the sleuthkit/autopsy (or fork) commits each file was read at (not release tags; README.md says
+which): the module's calls on them, the methods its subclasses of them define (overrides: name and arity), and their
+stand-ins. Where the same commit's Core module names the Sleuth Kit jar it ships, the version stands on that Sleuth
+Kit's line (the Autopsy releases that ship it), and a miss there names those releases.
 java.* and javax.* are the JDK's and are not checked.
 
 usage: test_api_inventory.py [unittest args] --repo PATH
@@ -50,6 +52,17 @@ ALL_CLASSES = dict(CLASSES, **AUTOPSY_CLASSES)
 # Autopsy members the checker let pass unchecked because they may be inherited from a supertype that is not
 # inventoried (JDK_SUPERTYPES): filled by Use.problem, printed by the test.
 INHERITED_UNCHECKED = set()
+
+
+# Stored Autopsy commit -> the Autopsy releases whose Sleuth Kit its Core module ships (inventory "files").
+AUTOPSY_LINE = {f["commit"]: f["same_sleuthkit_as"] for f in INVENTORY["autopsy"]["files"] if f["same_sleuthkit_as"]}
+
+
+def shown(version):
+    """A version as a failure names it: a Sleuth Kit tag, or an Autopsy commit with the releases of its line."""
+    if version in AUTOPSY_LINE:
+        return "%s (its Core ships the Sleuth Kit of Autopsy %s)" % (version, ", ".join(AUTOPSY_LINE[version]))
+    return version
 
 
 def versions_for(fqn):
@@ -215,14 +228,14 @@ class Use(object):
                 jdk_supertypes(self.fqn, version))))
             return None
         if not entries:
-            return "%s: %s.%s is not in %s (%s)" % (self.where, name, self.name, version, self.text)
+            return "%s: %s.%s is not in %s (%s)" % (self.where, name, self.name, shown(version), self.text)
         if self.static and not any(e.get("static") or e["kind"].startswith("nested_") for e in entries):
-            return "%s: %s.%s is not static in %s" % (self.where, name, self.name, version)
+            return "%s: %s.%s is not static in %s" % (self.where, name, self.name, shown(version))
         if self.arity is not None:
             arities = {len(e.get("params", [])) for e in entries if e["kind"] in ("method", "constructor")}
             if self.arity not in arities:
                 return "%s: %s.%s takes %s arguments in %s, called with %d" % (
-                    self.where, name, self.name, sorted(arities) or "no", version, self.arity)
+                    self.where, name, self.name, sorted(arities) or "no", shown(version), self.arity)
         return None
 
 
@@ -580,7 +593,7 @@ class Checker(ast.NodeVisitor):
                 if any(all(u.problem(v) is None for u in alt) for alt in alternatives):  # an empty one: no Java
                     continue
                 why = [u.problem(v) for alt in alternatives for u in alt if u.problem(v)]
-                out.append("%s: no alternative works in %s: %s" % (where, v, "; ".join(why)))
+                out.append("%s: no alternative works in %s: %s" % (where, shown(v), "; ".join(why)))
         return out + self.unknown
 
     def all_uses(self):
@@ -652,12 +665,12 @@ FAKE_ONLY = {
     "GenericIngestModuleJobSettings": {"serialised", "deserialised"},  # Java serialisation's round trip
     "Case": {"current"},  # the case the tests' set-up opens
 }
-# Names a stand-in has that the stored version of its class lacks because that version is older than the API the
-# stand-in models (why each is known to exist).
+# Names a stand-in has that one stored version of its class lacks because that version is older than the API the
+# stand-in models: name -> the versions it is not checked at (why each is known to exist).
 NEWER_THAN_STORED = {
-    # the stored Case.java (a15987a8) has getOpenCase, renamed getCurrentCaseThrows later; the module falls back to
-    # getCurrentCase, which the stored version has
-    "Case": {"getCurrentCaseThrows"},
+    # Case.java at a15987a8 (older than every supported release, README.md) has getOpenCase, renamed
+    # getCurrentCaseThrows later; the 2021 versions (681d208e, and wisdark's fde03562) have getCurrentCaseThrows
+    "Case": {"getCurrentCaseThrows": {"a15987a855e2c01f2415bb0e762a2819a285da7d"}},
 }
 
 
@@ -683,18 +696,20 @@ def fake_problems(fakes):
         for name, member in sorted(vars(cls).items()):
             if name.startswith("_") and name != "__init__":
                 continue
-            if name in FAKE_ONLY.get(fake_name, ()) or name in NEWER_THAN_STORED.get(fake_name, ()):
+            if name in FAKE_ONLY.get(fake_name, ()):
                 continue
             java_name = "<init>" if name == "__init__" else name
             if java_name == "<init>" and fake_name not in CONSTRUCTED:
                 continue  # made by the tests' set-up, as the real ones are made by the case database
             for v in versions:
+                if v in NEWER_THAN_STORED.get(fake_name, {}).get(name, ()):
+                    continue
                 entries = lookup(fqn, java_name, v)
                 where = "autopsy_fakes.%s.%s" % (fake_name, name)
                 if not entries and fqn in AUTOPSY_CLASSES and jdk_supertypes(fqn, v):
                     continue  # may be the JDK supertype's (JDK_SUPERTYPES)
                 if not entries:
-                    out.append("%s: %s has no %s in %s" % (where, short(fqn), java_name, v))
+                    out.append("%s: %s has no %s in %s" % (where, short(fqn), java_name, shown(v)))
                     continue
                 func = member.__func__ if isinstance(member, staticmethod) else member
                 if inspect.isfunction(func):
@@ -705,11 +720,12 @@ def fake_problems(fakes):
                     arities = {len(e.get("params", [])) for e in entries if e["kind"] in ("method", "constructor")}
                     if not any(lo <= a <= hi for a in arities):
                         out.append("%s: takes %d..%d arguments; %s.%s takes %s in %s" % (
-                            where, lo, hi, short(fqn), java_name, sorted(arities), v))
+                            where, lo, hi, short(fqn), java_name, sorted(arities), shown(v)))
                     static = isinstance(member, staticmethod)
                     if member is not None and static != any(e.get("static") for e in entries) and \
                             java_name != "<init>":
-                        out.append("%s: static-ness differs from %s.%s in %s" % (where, short(fqn), java_name, v))
+                        out.append("%s: static-ness differs from %s.%s in %s" % (
+                            where, short(fqn), java_name, shown(v)))
     return out
 
 
@@ -796,8 +812,10 @@ class ModuleUsesTheRealApi(unittest.TestCase):
         self.assertNotEqual(bad, text)
         line = bad.count("\n", 0, bad.index("postMesage")) + 1
         self.assertEqual(check_source(bad).problems(), [
-            "plugin/autopsy/roo_ingest_module.py:%d: ingest.IngestServices.postMesage is not in "
-            "cd6b24075d3fa6cd26f236bded15323c7d3a109d (IngestServices.getInstance().postMesage)" % line])
+            "plugin/autopsy/roo_ingest_module.py:%d: ingest.IngestServices.postMesage is not in %s "
+            "(IngestServices.getInstance().postMesage)" % (line, v) for v in [
+                "c51004727ef45e1ef1eeddaff7737c724e2db34f (its Core ships the Sleuth Kit of Autopsy 4.19.2, 4.19.3)",
+                "cd6b24075d3fa6cd26f236bded15323c7d3a109d"]])
         # an override Autopsy's base class does not have, a wrong arity, and a settings fallback that one stored
         # version of GenericIngestModuleJobSettings has neither branch of
         problems = check_source(text + "\n\nclass _Module(DataSourceIngestModule):\n"
@@ -812,6 +830,59 @@ class ModuleUsesTheRealApi(unittest.TestCase):
         self.assertTrue(any("no alternative works in 46ce69ff8fff55e91d290c603bab98b965a69593" in p
                             for p in problems), problems)
         self.assertFalse(any("no alternative works in 058473bd" in p for p in problems), problems)
+
+
+class AutopsyReleaseLines(unittest.TestCase):
+    """Which supported Autopsy releases the stored Autopsy versions stand for (README.md: how each was read)."""
+
+    # Written by hand from the reads README.md records: each stored commit whose own Core/nbproject/project.properties
+    # is stored, the Sleuth Kit jar it names, and so the releases of RELEASES that ship that jar.
+    EXPECTED = {
+        "4.19.0": {}, "4.19.1": {}, "4.20.0": {}, "4.22.0": {},
+        "4.19.2": {"casemodule.Case": ["681d208ee19340d428743a5db24147645f03bb38"],
+                   "ingest.DataSourceIngestModuleProgress": ["681d208ee19340d428743a5db24147645f03bb38"],
+                   "ingest.IngestModule": ["c51004727ef45e1ef1eeddaff7737c724e2db34f"],
+                   "ingest.IngestServices": ["c51004727ef45e1ef1eeddaff7737c724e2db34f"]},
+        "4.21.0": {"casemodule.Case": ["fde03562949a41b1a45e0b457102b2bcf0108d3e"]},
+    }
+    EXPECTED["4.19.3"] = EXPECTED["4.19.2"]
+
+    def test_each_release_has_the_versions_its_sleuthkit_line_holds(self):
+        lines = {r["autopsy"]: {short(k): v for k, v in r["same_sleuthkit"].items()}
+                 for r in INVENTORY["autopsy"]["releases"]}
+        self.assertEqual(lines, self.EXPECTED)
+        # a file's line is the Sleuth Kit releases table's pairing for the jar its commit's Core ships
+        pairing = {r["sleuthkit"]: r["autopsy"] for r in INVENTORY["releases"]}
+        for f in INVENTORY["autopsy"]["files"]:
+            self.assertEqual(f["same_sleuthkit_as"], pairing.get(f["core_sleuthkit"], []), f["path"])
+
+    def test_module_holds_on_each_release_line(self):
+        with open(MODULE_FILES[0], encoding="utf-8") as f:
+            checker = check_source(f.read())
+        report = []
+        for release, classes in sorted(self.EXPECTED.items()):
+            checked = []
+            for name, commits in sorted(classes.items()):
+                uses = [u for u in checker.all_uses() if u.fqn == AUTOPSY + name]
+                self.assertTrue(uses, name)  # the module uses each class placed on a line: the check is not empty
+                for commit in commits:
+                    self.assertEqual([u.problem(commit) for u in uses if u.problem(commit)], [])
+                checked.append("%s (%d uses, %s)" % (name, len(uses), ", ".join(c[:8] for c in commits)))
+            report.append("Autopsy %s: %s" % (release, "; ".join(checked) or "no stored Autopsy version"))
+        print("\n" + "\n".join(report), file=sys.stderr)
+
+    def test_a_name_missing_on_a_release_line_names_the_releases(self):
+        with open(MODULE_FILES[0], encoding="utf-8") as f:
+            text = f.read()
+        bad = text.replace("case.getModuleDirectory()", "case.getModuleDir()")
+        self.assertNotEqual(bad, text)
+        line = bad.count("\n", 0, bad.index("case.getModuleDir()")) + 1
+        self.assertEqual(check_source(bad).problems(), [
+            "plugin/autopsy/roo_ingest_module.py:%d: casemodule.Case.getModuleDir is not in %s (case.getModuleDir)"
+            % (line, v) for v in [
+                "681d208ee19340d428743a5db24147645f03bb38 (its Core ships the Sleuth Kit of Autopsy 4.19.2, 4.19.3)",
+                "a15987a855e2c01f2415bb0e762a2819a285da7d",
+                "fde03562949a41b1a45e0b457102b2bcf0108d3e (its Core ships the Sleuth Kit of Autopsy 4.21.0)"]])
 
 
 class StandInsMatchTheApi(unittest.TestCase):
@@ -853,7 +924,8 @@ class StandInsMatchTheApi(unittest.TestCase):
             "autopsy_fakes.Context.isCancelled: ingest.IngestJobContext has no isCancelled in "
             "8ba67bd5cacc63aaac213ad41a0c1d6a5a8bddb8",
             "autopsy_fakes.ProgressBar.progress: takes 3..3 arguments; ingest.DataSourceIngestModuleProgress.progress "
-            "takes [1, 2] in 681d208ee19340d428743a5db24147645f03bb38"])
+            "takes [1, 2] in 681d208ee19340d428743a5db24147645f03bb38 (its Core ships the Sleuth Kit of Autopsy "
+            "4.19.2, 4.19.3)"])
 
 
 if __name__ == "__main__":

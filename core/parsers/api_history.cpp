@@ -89,35 +89,36 @@ void remember_embedded(std::string_view text, ConversationTexts& texts) {
   remember_tagged(text, texts);
 }
 
-// What a result text opens with, read once: a status JSON, else an XML-era decision text; and a rejection notice.
+// What a result text opens with, read once: a status JSON, else an XML-era decision text; Roo's own text (roo_texts(),
+// docs/row-contract.md "Roo's texts in user turns") and the one a toolError wraps; a rejection notice.
 struct ResultReading {
   std::optional<tools::ResultStatus> status;
+  transcript::RooResult roo;
   std::optional<transcript::XmlDecision> xml;
   std::optional<tools::SkippedTool> skipped;
   std::optional<std::string_view> failure;  // a tool's failure sentence (tools::failure_form)
   ResultReading(std::string_view text, bool native)
       : status(tools::parse_result_status(text)),
-        xml(status ? std::nullopt : transcript::parse_xml_decision(text)),
+        roo(transcript::find_roo_result(text)),
+        xml(status ? std::nullopt : transcript::parse_xml_decision(text, roo.text)),
         skipped(tools::parse_skipped_tool(text)),
         failure(status || xml ? std::nullopt : tools::failure_form(text, native)) {}
 };
 
-// What a result says happened to its call (docs/row-contract.md "outcome").
-std::string call_outcome(std::string_view text, const ResultReading& read, std::optional<bool> is_error) {
-  std::string_view t = trim(text);
+// What a result says happened to its call (docs/row-contract.md "outcome"): what Roo's own text says, the most
+// specific one first (toolError(rooIgnoreError(…)) is access_denied), else what its status, an error flag or a
+// tool's failure sentence says. An approval with feedback says nothing of the tool's own output after it.
+std::string call_outcome(const ResultReading& read, std::optional<bool> is_error) {
+  const transcript::RooText* roo = read.roo.most_specific();
+  if (roo && std::string_view(roo->kind) != "completed") return roo->kind;
   if (const auto& status = read.status) {
     if (status->type == std::optional<std::string>("access_denied")) return "access_denied";
     if (status->status == "denied" || status->status == "error" || status->status == "guidance")
       return status->status;
   }
   if (read.skipped) return read.skipped->reason;
-  if (read.xml && (read.xml->status == "denied" || read.xml->status == "error")) return read.xml->status;
-  if (starts_with(t, "Task was interrupted before this tool call could be completed")) return "interrupted";
-  if (starts_with(t, "This tool was not executed because") ||
-      t.find("was not executed because a tool has already been used in this message") != std::string_view::npos)
-    return "not_executed";
   if (is_error == std::optional<bool>(true)) return "error";
-  if (read.failure) return "error";  // a failure in the tool's own words ("Unable to apply diff to file: …")
+  if (read.failure) return "error";  // a failure in the tool's own words ("Error reading file …: …")
   return "completed";
 }
 
@@ -131,6 +132,11 @@ std::optional<std::string> one_tool_per_message_name(std::string_view t) {
       t.find("was not executed because a tool has already been used in this message") == std::string_view::npos)
     return std::nullopt;
   return std::string(t.substr(6, close - 6));
+}
+
+// The Roo text a row is: the opening it was known by and the releases that write that wording.
+void set_roo_text(Row& r, const transcript::RooText* roo) {
+  if (roo) r.set("roo_text", std::string(roo->opening)).set("roo_text_releases", std::string(roo->versions));
 }
 
 std::string summarise_environment(const transcript::EnvironmentDetails& env) {
@@ -317,6 +323,7 @@ class ApiHistoryParser {
       finish_xml_result();
       Row r = base("tool_result", sub, "tool", std::string(text));
       r.set("tool_name", *name).set("result_format", std::string("xml")).set("skipped", std::string("not_executed"));
+      set_roo_text(r, transcript::find_roo_text(text, transcript::RooText::In::result));
       emit(std::move(r));
       return;
     }
@@ -324,6 +331,7 @@ class ApiHistoryParser {
       finish_xml_result();
       Row r = base("tool_result", sub, "tool", std::string(text));
       r.set("result_format", std::string("xml")).set("skipped", skipped->reason);
+      set_roo_text(r, transcript::find_roo_text(text, transcript::RooText::In::result));
       emit(std::move(r));
       return;
     }
@@ -353,12 +361,12 @@ class ApiHistoryParser {
       case UserTextKind::roo_text: {
         // Roo's own text (docs/row-contract.md "Roo's texts in user turns"); words the user typed inside it (the
         // <feedback> of a mistake-limit prompt) stay the user's, right after it.
-        Row r = base(ut.roo_text->row_kind, sub, "system", std::string(text));
-        r.set("roo_text", std::string(ut.roo_text->opening));
+        Row r = base(ut.roo_text->kind, sub, "system", std::string(text));
+        set_roo_text(r, ut.roo_text);
         emit(std::move(r));
         if (ut.feedback && !trim(*ut.feedback).empty()) {
           Row words = user_row(sub, std::move(*ut.feedback));
-          words.set("inside_roo_text", std::string(ut.roo_text->row_kind));
+          words.set("inside_roo_text", std::string(ut.roo_text->kind));
           emit(std::move(words));
         }
         return;
@@ -728,6 +736,7 @@ class ApiHistoryParser {
     }
     if (read.skipped) result.set("skipped", read.skipped->reason);
     if (read.failure) result.set("failure_form", std::string(*read.failure));
+    set_roo_text(result, read.roo.most_specific());
     if (texts_) {
       texts_->add(unwrapped_user_text(text));  // feedback typed after a completion (§11 item 5)
       if (status && status->feedback) texts_->add(*status->feedback);
@@ -742,7 +751,7 @@ class ApiHistoryParser {
     const std::string* format = result.string_field("result_format");
     const bool xml_result = format && *format == "xml";
     if (call) {
-      const std::string outcome = call_outcome(text, read, is_error);
+      const std::string outcome = call_outcome(read, is_error);
       // An approval with feedback puts the tool's own output after the JSON (§3.4).
       const std::string_view own_output = status && status->status == "approved" ? std::string_view(status->rest) : text;
       for (Row& r : call->rows) {

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/json_records.h"
+#include "core/parsers/transcript_text.h"
 #include "core/text_util.h"
 
 namespace roo::tools {
@@ -744,17 +745,11 @@ std::optional<SkippedTool> parse_skipped_tool(std::string_view text) {
 
 std::optional<std::string_view> failure_form(std::string_view text, bool native) {
   string_view t = ltrim(text);
-  // Sentences a tool writes as its whole result when it fails (its own say("error") beside it), by the Roo source
-  // that writes them: apply_diff in src/core/Cline.ts at v3.3.26 and src/core/tools/ApplyDiffTool.ts at v3.52.1,
-  // edit_file in src/core/tools/EditFileTool.ts at v3.52.1.
-  static constexpr string_view sentences[] = {
-      "Unable to apply diff to file",        // Cline.ts v3.3.26; ApplyDiffTool.ts v3.52.1
-      "File does not exist at path",         // Cline.ts v3.3.26 (apply_diff, insert_content); ApplyDiffTool.ts,
-                                             // EditFileTool.ts v3.52.1
-      "No match found in file",              // EditFileTool.ts v3.52.1
-      "Occurrence count mismatch in file"};  // EditFileTool.ts v3.52.1
-  for (string_view s : sentences)
-    if (starts_with(t, s) && t.size() > s.size() && t[s.size()] == ':') return s;
+  // Sentences a tool writes as its whole result when it fails (its own say("error") beside it): the roo_texts()
+  // entries marked tool_failure ("Unable to apply diff to file:", …), each named without its colon.
+  if (const transcript::RooText* r = transcript::find_roo_text(t, transcript::RooText::In::result);
+      r && r->tool_failure)
+    return r->opening.substr(0, r->opening.size() - 1);
   // `Error: ${errorMsg}`, `Error reading file …: …`, `Error reading command output: …` (ReadFileTool.ts,
   // ReadCommandOutputTool.ts v3.52.1): "Error" and a colon on the first line.
   if (!native) return std::nullopt;

@@ -10,6 +10,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <limits>
@@ -751,26 +752,234 @@ std::optional<MentionSplit> split_mentions(std::string_view text) {
 }
 
 const std::vector<RooText>& roo_texts() {
-  using F = RooText::Feedback;
-  // Checked at the tags named (git show <tag>:<path> of RooCodeInc/Roo-Code). Texts Roo writes as a tool's result
-  // (toolDenied, toolError, missingToolParameterError inside toolError, rooIgnoreError, …) are results, read with
-  // their call (docs/row-contract.md "outcome"); these are the ones it writes as text blocks of a user turn.
+  using In = RooText::In;
+  using C = RooText::Carries;
+  // Read at the tags named (git show <tag>:<path> of RooCodeInc/Roo-Code; the repository's tags v3.0.0–v3.2.x,
+  // v3.3.0, v3.4.0, v3.5.x are Cline's, not Roo's: fixtures/README.md "trees/roo-eras"). Where two wordings share an
+  // opening, the one with a marker comes first; an entry without one takes any other tail (a cut or unknown one).
+  // The tool-use reminders appended to noToolsUsed and missingToolParameterError tell three eras apart
+  // (toolUseInstructionsReminder, toolUseInstructionsReminderNative in responses.ts).
+  constexpr std::string_view kXmlReminder1 = "The tool name is enclosed in opening and closing tags";
+  constexpr std::string_view kXmlReminder2 = "The tool name itself becomes the XML tag name";
+  constexpr std::string_view kNativeReminder = "Tools are invoked using the platform's native tool calling mechanism";
   static const std::vector<RooText> table = {
-      {"[ERROR] You did not use a tool in your previous response!", "retry_prompt", "v2.2.35 … v3.52.1",
-       "src/core/prompts/responses.ts formatResponse.noToolsUsed (pushed by recursivelyMakeClineRequests, "
-       "src/core/Cline.ts v3.3.26; src/core/task/Task.ts v3.52.1)"},
-      {"You seem to be having trouble proceeding.", "mistake_guidance", "v2.2.35 … v3.33.0",
-       "src/core/prompts/responses.ts formatResponse.tooManyMistakes (after ask mistake_limit_reached, "
-       "recursivelyMakeClineRequests, src/core/Cline.ts v3.3.26)",
-       F::tag},
-      {R"({"status":"guidance")", "mistake_guidance", "v3.33.1 … v3.52.1",
-       "src/core/prompts/responses.ts formatResponse.tooManyMistakes (after ask mistake_limit_reached, "
-       "src/core/task/Task.ts v3.52.1)",
-       F::json},
-      {"[Sliding window truncation:", "context_truncation", "v3.36.0 … v3.52.1",
-       "src/core/context-management/index.ts truncateConversation (v3.36.0, v3.52.1)"},
+      // ---- text blocks of a user turn: system rows ----
+      {In::user_turn, "[ERROR] You did not use a tool in your previous response!", kXmlReminder1, "retry_prompt",
+       "noToolsUsed", "v2.1.2 … v3.16.1",
+       "src/core/prompts/responses.ts noToolsUsed (v2.1.2, v3.3.26, v3.16.1), pushed by recursivelyMakeClineRequests "
+       "(src/core/Cline.ts v3.3.26)"},
+      {In::user_turn, "[ERROR] You did not use a tool in your previous response!", kXmlReminder2, "retry_prompt",
+       "noToolsUsed", "v3.16.2 … v3.41.3 (XML protocol only from v3.31.1)",
+       "src/core/prompts/responses.ts noToolsUsed (v3.16.2, v3.41.3), pushed by src/core/task/Task.ts"},
+      {In::user_turn, "[ERROR] You did not use a tool in your previous response!", kNativeReminder, "retry_prompt",
+       "noToolsUsed", "v3.31.1 … v3.52.1 (native protocol; the only form from v3.42.0)",
+       "src/core/prompts/responses.ts noToolsUsed (v3.31.1, v3.52.1), pushed by initiateTaskLoop and "
+       "recursivelyMakeClineRequests (src/core/task/Task.ts v3.52.1)"},
+      {In::user_turn, "[ERROR] You did not use a tool in your previous response!", "", "retry_prompt", "noToolsUsed",
+       "v2.1.2 … v3.52.1 (reminder cut or not recorded)", "src/core/prompts/responses.ts noToolsUsed"},
+      {In::user_turn, "You seem to be having trouble proceeding.", "", "mistake_guidance", "tooManyMistakes",
+       "v2.1.2 … v3.41.3 (XML protocol only from v3.33.1)",
+       "src/core/prompts/responses.ts tooManyMistakes (v2.1.2, v3.41.3), after ask mistake_limit_reached in "
+       "recursivelyMakeClineRequests (src/core/Cline.ts v3.3.26)",
+       C::feedback_tag},
+      {In::user_turn, R"({"status":"guidance","message":"You seem to be having trouble proceeding")", "",
+       "mistake_guidance", "tooManyMistakes", "v3.33.1 … v3.41.3 (native protocol)",
+       "src/core/prompts/responses.ts tooManyMistakes (v3.33.1, v3.41.3), src/core/task/Task.ts", C::feedback_json},
+      {In::user_turn, R"({"status":"guidance")", "", "mistake_guidance", "tooManyMistakes",
+       R"(v3.42.0 … v3.52.1 ({"status":"guidance","feedback":…}))",
+       "src/core/prompts/responses.ts tooManyMistakes (v3.42.0, v3.52.1), recursivelyMakeClineRequests "
+       "(src/core/task/Task.ts v3.52.1)",
+       C::feedback_json},
+      {In::user_turn, "[Sliding window truncation:", "", "context_truncation", "truncateConversation",
+       "v3.36.0 … v3.52.1", "src/core/context-management/index.ts truncateConversation (v3.36.0, v3.52.1)"},
+
+      // ---- results: the XML-era sentences (every tag up to v3.32.x; from v3.33.1 only with the XML protocol) ----
+      {In::result, "The user denied this operation and provided the following feedback:", "", "denied",
+       "toolDeniedWithFeedback", "v2.1.2 … v3.41.3",
+       "src/core/prompts/responses.ts toolDeniedWithFeedback (v2.1.2, v3.3.26, v3.41.3); askApproval",
+       C::feedback_tag, "denied"},
+      {In::result, "The user approved this operation and provided the following context:", "", "completed",
+       "toolApprovedWithFeedback", "v3.3.7 … v3.41.3",
+       "src/core/prompts/responses.ts toolApprovedWithFeedback (v3.3.7, v3.41.3); askApproval", C::feedback_tag,
+       "approved"},
+      {In::result, "The user denied this operation.", "", "denied", "toolDenied", "v2.1.2 … v3.41.3",
+       "src/core/prompts/responses.ts toolDenied (v2.1.2, v3.41.3); askApproval", C::none, "denied"},
+      {In::result, "The tool execution failed with the following error:", "", "error", "toolError",
+       "v2.1.2 … v3.41.3", "src/core/prompts/responses.ts toolError (v2.1.2, v3.41.3)", C::error_tag, "error"},
+      // ---- results: status JSON (v3.33.1 … v3.41.3 with the native protocol, the only form from v3.42.0) ----
+      {In::result, R"({"status":"denied","message":"The user denied this operation and provided the following feedback")",
+       "", "denied", "toolDeniedWithFeedback", "v3.33.1 … v3.41.3",
+       "src/core/prompts/responses.ts toolDeniedWithFeedback (v3.33.1, v3.41.3)", C::feedback_json},
+      {In::result, R"({"status":"denied","message":"The user denied this operation.")", "", "denied", "toolDenied",
+       "v3.33.1 … v3.52.1", "src/core/prompts/responses.ts toolDenied (v3.33.1, v3.52.1)"},
+      {In::result, R"({"status":"denied","feedback")", "", "denied", "toolDeniedWithFeedback", "v3.42.0 … v3.52.1",
+       "src/core/prompts/responses.ts toolDeniedWithFeedback (v3.42.0, v3.52.1)", C::feedback_json},
+      {In::result,
+       R"({"status":"approved","message":"The user approved this operation and provided the following context")", "",
+       "completed", "toolApprovedWithFeedback", "v3.33.1 … v3.41.3",
+       "src/core/prompts/responses.ts toolApprovedWithFeedback (v3.33.1, v3.41.3)", C::feedback_json},
+      {In::result, R"({"status":"approved","feedback")", "", "completed", "toolApprovedWithFeedback",
+       "v3.42.0 … v3.52.1", "src/core/prompts/responses.ts toolApprovedWithFeedback (v3.42.0, v3.52.1)",
+       C::feedback_json},
+      {In::result, R"({"status":"error","message":"The tool execution failed")", "", "error", "toolError",
+       "v3.33.1 … v3.52.1", "src/core/prompts/responses.ts toolError (v3.33.1, v3.52.1)", C::error_json},
+      {In::result, R"({"status":"error","type":"access_denied")", "", "access_denied", "rooIgnoreError",
+       "v3.33.1 … v3.52.1", "src/core/prompts/responses.ts rooIgnoreError (v3.33.1, v3.52.1)"},
+      {In::result, R"({"status":"error","type":"invalid_argument")", "", "error", "invalidMcpToolArgumentError",
+       "v3.33.1 … v3.52.1", "src/core/prompts/responses.ts invalidMcpToolArgumentError (v3.33.1, v3.52.1)"},
+      {In::result, R"({"status":"error","type":"unknown_tool")", "", "error", "unknownMcpToolError",
+       "v3.33.1 … v3.52.1", "src/core/prompts/responses.ts unknownMcpToolError (v3.33.1, v3.52.1)"},
+      {In::result, R"({"status":"error","type":"unknown_server")", "", "error", "unknownMcpServerError",
+       "v3.33.1 … v3.52.1", "src/core/prompts/responses.ts unknownMcpServerError (v3.33.1, v3.52.1)"},
+      // ---- results: the other formatResponse sentences (mostly inside toolError) ----
+      {In::result, "Access to ", " is blocked by the .rooignore file settings.", "access_denied", "rooIgnoreError",
+       "v3.8.0 … v3.41.3",
+       "src/core/prompts/responses.ts rooIgnoreError (v3.8.0, v3.41.3), inside toolError (src/core/Cline.ts "
+       "v3.10.0; src/core/tools/*Tool.ts v3.30.0)"},
+      {In::result, "Missing value for required parameter '", kXmlReminder1, "error", "missingToolParameterError",
+       "v2.1.2 … v3.16.1",
+       "src/core/prompts/responses.ts missingToolParameterError (v2.1.2, v3.16.1), inside toolError "
+       "(sayAndCreateMissingParamError, src/core/Cline.ts v3.3.26)"},
+      {In::result, "Missing value for required parameter '", kXmlReminder2, "error", "missingToolParameterError",
+       "v3.16.2 … v3.41.3 (XML protocol only from v3.31.1)",
+       "src/core/prompts/responses.ts missingToolParameterError (v3.16.2, v3.41.3), inside toolError"},
+      {In::result, "Missing value for required parameter '", kNativeReminder, "error", "missingToolParameterError",
+       "v3.31.1 … v3.52.1 (native protocol; the only form from v3.42.0)",
+       "src/core/prompts/responses.ts missingToolParameterError (v3.31.1, v3.52.1), inside toolError "
+       "(sayAndCreateMissingParamError, src/core/task/Task.ts v3.52.1)"},
+      {In::result, "Missing value for required parameter '", "", "error", "missingToolParameterError",
+       "v2.1.2 … v3.52.1 (reminder cut or not recorded)", "src/core/prompts/responses.ts missingToolParameterError"},
+      {In::result, "Invalid JSON argument used with ", "", "error", "invalidMcpToolArgumentError",
+       "v2.2.1 … v3.41.3",
+       "src/core/prompts/responses.ts invalidMcpToolArgumentError (v2.2.1, v3.41.3), inside toolError (use_mcp_tool, "
+       "src/core/Cline.ts v3.3.26)"},
+      {In::result, "Tool '", "' does not exist on server '", "error", "unknownMcpToolError", "v3.26.7 … v3.41.3",
+       "src/core/prompts/responses.ts unknownMcpToolError (v3.26.7, v3.41.3), src/core/tools/useMcpToolTool.ts "
+       "v3.30.0"},
+      {In::result, "Server '", "' is not configured. Available servers: ", "error", "unknownMcpServerError",
+       "v3.26.7 … v3.41.3",
+       "src/core/prompts/responses.ts unknownMcpServerError (v3.26.7, v3.41.3), src/core/tools/useMcpToolTool.ts "
+       "v3.30.0"},
+      {In::result, "This appears to be a new file.\nNote: Your response may have been truncated", "", "error",
+       "lineCountTruncationError", "v3.14.0 … v3.35.3",
+       "src/core/prompts/responses.ts lineCountTruncationError (v3.14.0, v3.35.3), inside toolError "
+       "(src/core/tools/writeToFileTool.ts v3.20.3)"},
+      {In::result, "This appears to be content for an existing file.\nNote: Your response may have been truncated",
+       "Or use search_and_replace for specific text replacements", "error", "lineCountTruncationError",
+       "v3.14.0 … v3.29.3", "src/core/prompts/responses.ts lineCountTruncationError (v3.14.0, v3.29.3), inside toolError"},
+      {In::result, "This appears to be content for an existing file.\nNote: Your response may have been truncated", "",
+       "error", "lineCountTruncationError", "v3.29.4 … v3.35.3",
+       "src/core/prompts/responses.ts lineCountTruncationError (v3.29.4, v3.35.3), inside toolError"},
+      // ---- results: sentences Roo's task and tool code writes ----
+      {In::result,
+       "The user has provided feedback on the results. Consider their input to continue the task, and then attempt "
+       "completion again.",
+       "", "completed", "attempt_completion", "v2.1.2 … v3.41.3",
+       "src/core/Cline.ts attempt_completion (v2.1.2, v3.3.26); src/core/tools/attemptCompletionTool.ts v3.41.3",
+       C::feedback_tag},
+      {In::result, "Changes were rejected by the user.", "", "denied", "edit tools", "v3.3.5 … v3.52.1",
+       "src/core/Cline.ts apply_diff, write_to_file (v3.3.26); src/core/tools/EditTool.ts, ApplyPatchTool.ts v3.52.1 "
+       "(there only when askApproval recorded no toolDenied first)"},
+      {In::result, "No changes needed for '", "", "completed", "edit tools", "v3.3.5 … v3.52.1",
+       "src/core/Cline.ts apply_diff (v3.3.26); src/core/tools/EditTool.ts, SearchReplaceTool.ts v3.52.1"},
+      {In::result, "(tool did not return anything)", "", "completed", "pushToolResult", "v2.1.2 … v3.52.1",
+       "src/core/Cline.ts pushToolResult (v3.3.26); src/core/assistant-message/presentAssistantMessage.ts v3.52.1"},
+      {In::result, "Task was interrupted before this tool call could be completed", "", "interrupted",
+       "resumeTaskFromHistory", "v2.1.2 … v3.52.1",
+       "resumeTaskFromHistory (src/core/Cline.ts v3.3.26; src/core/task/Task.ts v3.52.1)"},
+      {In::result, "This tool was not executed because new_task was called", "", "not_executed",
+       "recursivelyMakeClineRequests", "v3.44.2 … v3.52.1", "src/core/task/Task.ts v3.52.1"},
+      {In::result, "Tool [", "] was not executed because a tool has already been used in this message", "not_executed",
+       "presentAssistantMessage", "v2.1.2 … v3.45.0",
+       "src/core/Cline.ts presentAssistantMessage (v3.3.26); src/core/assistant-message/presentAssistantMessage.ts "
+       "v3.45.0"},
+      {In::result, "Tool [", "] was interrupted and not executed due to user rejecting a previous tool.",
+       "interrupted_after_rejection", "presentAssistantMessage", "v2.1.2 … v3.52.1",
+       "src/core/Cline.ts presentAssistantMessage (v3.3.26); src/core/assistant-message/presentAssistantMessage.ts "
+       "v3.52.1"},
+      {In::result, "Skipping tool [", "", "skipped_after_rejection", "presentAssistantMessage", "v2.1.2 … v3.52.1",
+       "src/core/Cline.ts presentAssistantMessage (v3.3.26); src/core/assistant-message/presentAssistantMessage.ts "
+       "v3.52.1"},
+      {In::result, "Skipping MCP tool ", "", "skipped_after_rejection", "presentAssistantMessage", "v3.34.4 … v3.52.1",
+       "src/core/assistant-message/presentAssistantMessage.ts (v3.34.4, v3.52.1)"},
+      {In::result, "MCP tool ", " was interrupted and not executed due to user rejecting a previous tool.",
+       "interrupted_after_rejection", "presentAssistantMessage", "v3.34.4 … v3.52.1",
+       "src/core/assistant-message/presentAssistantMessage.ts (v3.34.4, v3.52.1)"},
+      // A tool's own failure sentence, its whole result beside its say("error"): the row's failure_form.
+      {In::result, "Unable to apply diff to file:", "", "error", "apply_diff", "v2.1.19 … v3.52.1",
+       "src/core/Cline.ts apply_diff (v3.3.26); src/core/tools/ApplyDiffTool.ts v3.52.1", C::none, nullptr, true},
+      {In::result, "File does not exist at path:", "", "error", "apply_diff, insert_content, edit_file",
+       "v2.1.12 … v3.52.1",
+       "src/core/Cline.ts apply_diff, insert_content (v3.3.26); src/core/tools/ApplyDiffTool.ts, EditFileTool.ts "
+       "v3.52.1",
+       C::none, nullptr, true},
+      {In::result, "No match found in file:", "", "error", "edit_file", "v3.39.2 … v3.52.1",
+       "src/core/tools/EditFileTool.ts (v3.39.2, v3.52.1)", C::none, nullptr, true},
+      {In::result, "Occurrence count mismatch in file:", "", "error", "edit_file", "v3.39.2 … v3.52.1",
+       "src/core/tools/EditFileTool.ts (v3.39.2, v3.52.1)", C::none, nullptr, true},
   };
   return table;
+}
+
+namespace {
+
+// The entries of one kind by the first byte of their opening, in table order: a text is compared with the few
+// entries that open with its own first byte.
+using RooTextIndex = std::array<std::vector<const RooText*>, 256>;
+const RooTextIndex& roo_text_index(RooText::In in) {
+  static const std::array<RooTextIndex, 2> index = [] {
+    std::array<RooTextIndex, 2> out;
+    for (const RooText& r : roo_texts())
+      out[static_cast<size_t>(r.in)][static_cast<unsigned char>(r.opening.front())].push_back(&r);
+    return out;
+  }();
+  return index[static_cast<size_t>(in)];
+}
+
+// Where a wrapped text starts: after toolError's "<error>" and one line end, or at the first byte of the JSON
+// "error" string, searched for within the marker window. The JSON string is not unescaped: an opening or marker
+// with a line end (lineCountTruncationError's) is then not found in it, the rest are.
+std::optional<std::string_view> wrapped_text(std::string_view t, const RooText& r) {
+  const std::string_view window = t.substr(0, std::min(t.size(), kMarkerWindow));
+  if (r.carries == RooText::Carries::error_tag) {
+    size_t at = window.find("<error>", r.opening.size());
+    if (at == npos) return std::nullopt;
+    std::string_view rest = t.substr(at + 7);
+    if (starts_with(rest, "\r\n")) return rest.substr(2);
+    if (starts_with(rest, "\n")) return rest.substr(1);
+    return rest;
+  }
+  if (r.carries == RooText::Carries::error_json) {
+    constexpr std::string_view kKey = R"(,"error":")";
+    size_t at = window.find(kKey, r.opening.size());
+    if (at == npos) return std::nullopt;
+    return t.substr(at + kKey.size());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const RooText* find_roo_text(std::string_view text, RooText::In in) {
+  const std::string_view t = ltrim(text);
+  if (t.empty()) return nullptr;
+  for (const RooText* r : roo_text_index(in)[static_cast<unsigned char>(t.front())]) {
+    if (!starts_with(t, r->opening)) continue;
+    if (r->marker.empty() ||
+        t.substr(0, std::min(t.size(), kMarkerWindow)).find(r->marker, r->opening.size()) != npos)
+      return r;
+  }
+  return nullptr;
+}
+
+RooResult find_roo_result(std::string_view result_text) {
+  RooResult out;
+  out.text = find_roo_text(result_text, RooText::In::result);
+  if (out.text) {
+    if (auto inner = wrapped_text(ltrim(result_text), *out.text))
+      out.wrapped = find_roo_text(*inner, RooText::In::result);
+  }
+  return out;
 }
 
 std::optional<EnvironmentDetails> parse_environment_details(std::string_view text) {
@@ -849,15 +1058,14 @@ UserText classify_user_text(std::string_view text) {
     out.text = resumption_text(text);
     return out;
   }
-  for (const RooText& r : roo_texts()) {
-    if (!starts_with(t, r.opening)) continue;
+  if (const RooText* r = find_roo_text(t, RooText::In::user_turn)) {
     out.kind = UserTextKind::roo_text;
-    out.roo_text = &r;
+    out.roo_text = r;
     out.text = std::string(text);
-    if (r.feedback == RooText::Feedback::tag) {
+    if (r->carries == RooText::Carries::feedback_tag) {
       if (size_t at = t.find("<feedback>"); at != npos)
         out.feedback = decision_body(t.substr(at), "<feedback>", "</feedback>", /*last=*/true);
-    } else if (r.feedback == RooText::Feedback::json) {
+    } else if (r->carries == RooText::Carries::feedback_json) {
       out.feedback = json_feedback(t);
     }
     return out;
@@ -927,26 +1135,19 @@ std::vector<std::string> thinking_blocks(std::string_view text) {
 }
 
 std::optional<XmlDecision> parse_xml_decision(std::string_view result_text) {
-  // v3.25 responses.ts:8-16 (docs/roo-format.md §4). The longer sentences are tried before their prefix.
-  constexpr std::string_view kDeniedFb = "The user denied this operation and provided the following feedback:";
-  constexpr std::string_view kApprovedFb = "The user approved this operation and provided the following context:";
-  constexpr std::string_view kDenied = "The user denied this operation.";
-  constexpr std::string_view kError = "The tool execution failed with the following error:";
-  std::string_view t = ltrim(result_text);
+  return parse_xml_decision(result_text, find_roo_text(result_text, RooText::In::result));
+}
+
+std::optional<XmlDecision> parse_xml_decision(std::string_view result_text, const RooText* found) {
+  if (!found || !found->decision) return std::nullopt;
+  const std::string_view rest = ltrim(result_text).substr(found->opening.size());
   XmlDecision d;
-  if (starts_with(t, kDeniedFb)) {
-    d.status = "denied";
-    d.feedback = decision_body(t.substr(kDeniedFb.size()), "<feedback>", "</feedback>", /*last=*/true);
-  } else if (starts_with(t, kApprovedFb)) {
-    d.status = "approved";  // the tool's own result may follow the feedback block
-    d.feedback = decision_body(t.substr(kApprovedFb.size()), "<feedback>", "</feedback>", /*last=*/false);
-  } else if (starts_with(t, kDenied)) {
-    d.status = "denied";
-  } else if (starts_with(t, kError)) {
-    d.status = "error";
-    d.error = decision_body(t.substr(kError.size()), "<error>", "</error>", /*last=*/true);
-  } else {
-    return std::nullopt;
+  d.status = found->decision;
+  if (found->carries == RooText::Carries::feedback_tag) {
+    // An approval's feedback may be followed by the tool's own result: its body ends at the first close.
+    d.feedback = decision_body(rest, "<feedback>", "</feedback>", /*last=*/d.status != "approved");
+  } else if (found->carries == RooText::Carries::error_tag) {
+    d.error = decision_body(rest, "<error>", "</error>", /*last=*/true);
   }
   return d;
 }

@@ -36,18 +36,41 @@ enum class UserTextKind {
   tool_result_text,     // "Tool result:\n<content>" (a tool_result rewritten to text, Task.ts:1003-1016)
 };
 
-// Roo's own texts inside user turns, never the user's words (docs/row-contract.md "Roo's texts in user turns"): one
-// entry per text, by its fixed opening, with the row kind it becomes, the releases that write it and where.
+// Roo's own texts (docs/row-contract.md "Roo's texts in user turns"): the ones it writes as text blocks of a user
+// turn, never the user's words, and the ones it writes as a tool's result, which say what became of the call. One
+// entry per wording, known by its fixed opening (and, where two wordings share an opening, by a fixed phrase the
+// text also holds), with what it is, the releases that write it and where.
 struct RooText {
+  enum class In : char { user_turn, result };
+  // What it carries besides Roo's words: the user's <feedback> block or JSON "feedback" (user words), or, for
+  // toolError, the <error> block or JSON "error", which may itself be another Roo text (missingToolParameterError).
+  enum class Carries : char { none, feedback_tag, feedback_json, error_tag, error_json };
+  In in;
   std::string_view opening;
-  const char* row_kind;
-  const char* versions;  // the Roo releases whose source writes it
-  const char* source;    // file and function at those tags
-  // Where words the user typed inside it are: none, the <feedback> block after the opening, or the "feedback"
-  // of its JSON.
-  enum class Feedback : char { none, tag, json } feedback = Feedback::none;
+  std::string_view marker;  // a phrase the text also holds within its first kMarkerWindow bytes; empty: none needed
+  const char* kind;         // user_turn: the row kind; result: the call's outcome (docs/row-contract.md "outcome")
+  const char* writer;       // the formatResponse member or the code that writes it
+  const char* versions;     // the Roo releases whose source writes this wording
+  const char* source;       // path and function at those tags (RooCodeInc/Roo-Code)
+  Carries carries = Carries::none;
+  // result: the decision an XML-era sentence states (denied | approved | error), read as parse_xml_decision does;
+  // nullptr for the status JSON forms (parse_result_status reads those) and for other results.
+  const char* decision = nullptr;
+  bool tool_failure = false;  // a tool's own failure sentence: the result row's failure_form (the opening, no colon)
 };
+constexpr size_t kMarkerWindow = 8192;
 const std::vector<RooText>& roo_texts();
+// The entry whose wording `text` (leading whitespace skipped) is, among those written where `in` says; nullptr when
+// none. Picks candidates by the first byte and compares literals only: no text is scanned past kMarkerWindow.
+const RooText* find_roo_text(std::string_view text, RooText::In in);
+// A tool result's Roo text, and the one it wraps: toolError's <error> body or JSON "error" when that is a Roo text
+// itself (toolError(missingToolParameterError(…)), toolError(rooIgnoreError(…))).
+struct RooResult {
+  const RooText* text = nullptr;
+  const RooText* wrapped = nullptr;
+  const RooText* most_specific() const { return wrapped ? wrapped : text; }
+};
+RooResult find_roo_result(std::string_view result_text);
 struct UserText {
   UserTextKind kind = UserTextKind::words;
   std::string text;  // words: unwrapped from <task>/<user_message> (one adjacent newline removed each side);
@@ -96,15 +119,15 @@ std::optional<XmlToolCall> first_xml_tool_call(std::string_view assistant_text);
 // <thinking>…</thinking> blocks of an XML-era assistant text, in order.
 std::vector<std::string> thinking_blocks(std::string_view assistant_text);
 
-// XML-era decision texts inside a result (v3.25 responses.ts:8-16): "The user denied this operation." and
-// "The user denied this operation and provided the following feedback:\n<feedback>\n…\n</feedback>"; plus the
-// approval-with-feedback "The user approved this operation and provided the following context:\n<feedback>…".
-// Also "The tool execution failed with the following error:\n<error>\n…\n</error>".
+// XML-era decision texts inside a result: the roo_texts() entries with a `decision` (toolDenied,
+// toolDeniedWithFeedback, toolApprovedWithFeedback, toolError of src/core/prompts/responses.ts, v2.1.2 … v3.41.3).
 struct XmlDecision {
   std::string status;                    // denied | approved | error
   std::optional<std::string> feedback;   // the <feedback> body
   std::optional<std::string> error;      // the <error> body
 };
 std::optional<XmlDecision> parse_xml_decision(std::string_view result_text);
+// The same, for a result whose Roo text was already found (find_roo_result(result_text).text).
+std::optional<XmlDecision> parse_xml_decision(std::string_view result_text, const RooText* found);
 
 }  // namespace roo::transcript

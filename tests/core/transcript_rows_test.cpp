@@ -296,6 +296,50 @@ TEST(XmlEra, FirstXmlCallIsACallAndItsDenialADecision_row_contract) {
   EXPECT_FALSE(h.rows.rows[3].HasMember("model"));  // before any environment block: no model
 }
 
+// "outcome", "Roo's texts in user turns": results in Roo's words of the XML era (src/core/Cline.ts and
+// src/core/prompts/responses.ts v3.3.26, v3.10.0; src/core/tools/useMcpToolTool.ts v3.30.0) say what became of the
+// call, and the result row names the wording and the releases that write it.
+TEST(XmlEra, ResultsInRoosWordsGiveTheirOutcome_row_contract) {
+  auto turn = [](const std::string& call_xml, const std::string& header, const std::string& body, int ts) {
+    return R"({"role":"assistant","content":[{"type":"text","text":")" + call_xml + R"("}],"ts":)" +
+           std::to_string(ts) + R"(},{"role":"user","content":[{"type":"text","text":")" + header +
+           R"("},{"type":"text","text":")" + body + R"("}],"ts":)" + std::to_string(ts + 1) + "}";
+  };
+  ParserHarness h;
+  run_api(h, "[" +
+                 turn(R"(<use_mcp_tool>\n<server_name>github</server_name>\n<tool_name>create_issue</tool_name>\n</use_mcp_tool>)",
+                      "[use_mcp_tool for 'github'] Result:",
+                      R"(Tool 'create_issue' does not exist on server 'github'.\n\nAvailable tools on this server: list_issues\n\nPlease use one of the available tools or check if the server is properly configured.)",
+                      10) +
+                 "," +
+                 turn(R"(<read_file>\n<path>.env</path>\n</read_file>)", "[read_file for '.env'] Result:",
+                      R"(The tool execution failed with the following error:\n<error>\nAccess to .env is blocked by the .rooignore file settings. You must try to continue in the task without using this file, or ask the user to update the .rooignore file.\n</error>)",
+                      20) +
+                 "," +
+                 turn(R"(<write_to_file>\n<path>a.py</path>\n</write_to_file>)", "[write_to_file] Result:",
+                      R"(The tool execution failed with the following error:\n<error>\nMissing value for required parameter 'content'. Please retry with complete response.\n\n# Reminder: Instructions for Tool Use\n\nTool uses are formatted using XML-style tags. The tool name is enclosed in opening and closing tags\n</error>)",
+                      30) +
+                 "," +
+                 turn(R"(<apply_diff>\n<path>a.py</path>\n<diff>\nx\n</diff>\n</apply_diff>)", "[apply_diff for 'a.py'] Result:",
+                      "Changes were rejected by the user.", 40) +
+                 "," + turn(R"(<list_files>\n<path>.</path>\n</list_files>)", "[list_files for '.'] Result:", "a.py", 50) + "]");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"tool_call", "tool_result", "file_read", "tool_result", "file_edit",
+                                                "tool_result", "file_edit", "tool_result", "tool_call", "tool_result"}));
+  EXPECT_EQ(h.rows.str(0, "outcome"), "error");  // was "completed": the sentence is not the tool's output
+  EXPECT_EQ(h.rows.str(1, "roo_text"), "Tool '");
+  EXPECT_EQ(h.rows.str(1, "roo_text_releases"), "v3.26.7 … v3.41.3");
+  EXPECT_EQ(h.rows.str(2, "outcome"), "access_denied");  // toolError(rooIgnoreError): the wrapped text tells
+  EXPECT_EQ(h.rows.str(3, "roo_text"), "Access to ");
+  EXPECT_EQ(h.rows.str(3, "result_status"), "error");
+  EXPECT_EQ(h.rows.str(4, "outcome"), "error");
+  EXPECT_EQ(h.rows.str(5, "roo_text"), "Missing value for required parameter '");
+  EXPECT_EQ(h.rows.str(5, "roo_text_releases"), "v2.1.2 … v3.16.1");
+  EXPECT_EQ(h.rows.str(6, "outcome"), "denied");
+  EXPECT_EQ(h.rows.str(7, "roo_text"), "Changes were rejected by the user.");
+  EXPECT_EQ(h.rows.str(8, "outcome"), "completed");
+  EXPECT_FALSE(h.rows.rows[9].HasMember("roo_text"));  // the tool's own output
+}
+
 // "XML-era tool calls": in a task with a tool_use block anywhere (here: later), XML in a text is what the model showed.
 TEST(XmlEra, XmlInANativeTaskIsOnlyText_row_contract) {
   ParserHarness h;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <cstring>
 #include <string>
 
 #include "core/parsers/parsers.h"
@@ -252,7 +253,7 @@ TEST(UserText, NoToolRetryPrompt_s3_4) {
       "# Reminder: Instructions for Tool Use\n\nTool uses are formatted using XML-style tags.\n\n# Next Steps\n\n…";
   UserText u = classify_user_text(t);
   EXPECT_EQ(u.kind, UserTextKind::roo_text);
-  EXPECT_STREQ(u.roo_text->row_kind, "retry_prompt");
+  EXPECT_STREQ(u.roo_text->kind, "retry_prompt");
   EXPECT_EQ(u.text, t);
   EXPECT_FALSE(u.feedback);
 }
@@ -264,11 +265,11 @@ TEST(UserText, MistakeGuidanceKeepsTheUsersFeedback_row_contract) {
       "You seem to be having trouble proceeding. The user has provided the following feedback to help guide you:\n"
       "<feedback>\nuse the existing helper in utils.py\n</feedback>");
   EXPECT_EQ(old.kind, UserTextKind::roo_text);
-  EXPECT_STREQ(old.roo_text->row_kind, "mistake_guidance");
+  EXPECT_STREQ(old.roo_text->kind, "mistake_guidance");
   EXPECT_EQ(old.feedback, std::optional<std::string>("use the existing helper in utils.py"));
   UserText now = classify_user_text(R"({"status":"guidance","feedback":"stop and ask me first"})");
   EXPECT_EQ(now.kind, UserTextKind::roo_text);
-  EXPECT_STREQ(now.roo_text->row_kind, "mistake_guidance");
+  EXPECT_STREQ(now.roo_text->kind, "mistake_guidance");
   EXPECT_EQ(now.feedback, std::optional<std::string>("stop and ask me first"));
   // The same JSON without feedback, and a user who types the sentence in other words, are what they are.
   EXPECT_FALSE(classify_user_text(R"({"status":"guidance"})").feedback);
@@ -372,7 +373,7 @@ TEST(UserText, ToolResultRewrittenToText_s3_1) {
 TEST(UserText, SlidingWindowTruncationMarker_s3_1) {
   UserText u = classify_user_text("[Sliding window truncation: 12 messages hidden to reduce context]");
   EXPECT_EQ(u.kind, UserTextKind::roo_text);
-  EXPECT_STREQ(u.roo_text->row_kind, "context_truncation");
+  EXPECT_STREQ(u.roo_text->kind, "context_truncation");
   EXPECT_EQ(u.text, "[Sliding window truncation: 12 messages hidden to reduce context]");
 }
 
@@ -700,6 +701,240 @@ TEST(Mentions, TextsThatAreNotExpansionsStayWhole_row_contract) {
   EXPECT_EQ(split->mentions[1].kind, "git_commit");
   EXPECT_EQ(split->mentions[1].target, std::optional<std::string>("abc1234"));
   EXPECT_EQ(split->mentions[3].content, "$ ls");
+}
+
+// ---- roo_texts: Roo's own texts, one entry per wording (docs/row-contract.md "Roo's texts in user turns") ----
+// Each text below is copied from RooCodeInc/Roo-Code at the tag named (git show <tag>:<path>), the template's
+// arguments filled in by hand; a long reminder is cut after the line that tells its wording.
+
+// The table itself: every entry says what it is, where and when; an entry with a marker is never behind an earlier
+// marker-less one with the same opening (it could never be reached), and no two entries are the same wording.
+TEST(RooTexts, EveryEntryIsReachableAndSaysWhereItComesFrom_row_contract) {
+  const auto& table = roo_texts();
+  ASSERT_GT(table.size(), 40u);
+  for (size_t i = 0; i < table.size(); ++i) {
+    const RooText& r = table[i];
+    EXPECT_FALSE(r.opening.empty());
+    EXPECT_TRUE(r.kind && *r.kind && r.writer && *r.writer && r.source && *r.source) << r.opening;
+    EXPECT_EQ(r.versions[0], 'v') << r.opening;
+    EXPECT_NE(std::string_view(r.versions).find(" … v"), std::string_view::npos) << r.opening;  // first … last tag
+    EXPECT_TRUE(r.in == RooText::In::result || (!r.decision && !r.tool_failure)) << r.opening;
+    for (size_t j = 0; j < i; ++j) {
+      const RooText& e = table[j];
+      if (e.in != r.in || e.opening != r.opening) continue;
+      EXPECT_FALSE(e.marker.empty()) << "entry " << i << " is behind entry " << j << ": " << r.opening;
+      EXPECT_NE(e.marker, r.marker) << r.opening;
+    }
+  }
+}
+
+const std::string kXmlReminderV3_3 =
+    "# Reminder: Instructions for Tool Use\n\nTool uses are formatted using XML-style tags. The tool name is enclosed "
+    "in opening and closing tags, and each parameter is similarly enclosed within its own set of tags. Here's the "
+    "structure:\n\n<tool_name>\n";
+const std::string kXmlReminderV3_20 =
+    "# Reminder: Instructions for Tool Use\n\nTool uses are formatted using XML-style tags. The tool name itself "
+    "becomes the XML tag name. Each parameter is enclosed within its own set of tags. Here's the structure:\n\n"
+    "<actual_tool_name>\n";
+const std::string kNativeReminderV3_52 =
+    "# Reminder: Instructions for Tool Use\n\nTools are invoked using the platform's native tool calling mechanism. "
+    "Each tool requires specific parameters as defined in the tool descriptions. Refer to the tool definitions "
+    "provided in your system instructions for the correct parameter structure and usage examples.\n\nAlways ensure "
+    "you provide all required parameters for the tool you wish to use.";
+
+// noToolsUsed (src/core/prompts/responses.ts) opens alike in every release; its reminder tells the era.
+TEST(RooTexts, TheRetryPromptTellsItsEraByItsReminder_row_contract) {
+  const std::string head = "[ERROR] You did not use a tool in your previous response! Please retry with a tool use.\n\n";
+  struct Case {
+    std::string reminder;
+    const char* versions;
+  } cases[] = {
+      {kXmlReminderV3_3, "v2.1.2 … v3.16.1"},                                                  // v3.3.26
+      {kXmlReminderV3_20, "v3.16.2 … v3.41.3 (XML protocol only from v3.31.1)"},              // v3.20.3
+      {kNativeReminderV3_52, "v3.31.1 … v3.52.1 (native protocol; the only form from v3.42.0)"},  // v3.52.1
+      {"# Reminder: Instructions for Tool Use\n\nTool uses are", "v2.1.2 … v3.52.1 (reminder cut or not recorded)"},
+  };
+  for (const Case& c : cases) {
+    UserText u = classify_user_text(head + c.reminder + "\n\n# Next Steps\n\nIf you have completed the user's task, "
+                                                        "use the attempt_completion tool.");
+    ASSERT_EQ(u.kind, UserTextKind::roo_text) << c.versions;
+    EXPECT_STREQ(u.roo_text->kind, "retry_prompt");
+    EXPECT_STREQ(u.roo_text->versions, c.versions);
+    EXPECT_STREQ(u.roo_text->writer, "noToolsUsed");
+  }
+}
+
+// tooManyMistakes in its three wordings: v3.3.26 (text), v3.33.1 native (JSON with message), v3.52.1 (JSON).
+TEST(RooTexts, MistakeGuidanceInEachWordingKeepsTheUsersWords_row_contract) {
+  struct Case {
+    const char* text;
+    const char* versions;
+  } cases[] = {
+      {"You seem to be having trouble proceeding. The user has provided the following feedback to help guide you:\n"
+       "<feedback>\nread the tests first\n</feedback>",
+       "v2.1.2 … v3.41.3 (XML protocol only from v3.33.1)"},
+      {R"({"status":"guidance","message":"You seem to be having trouble proceeding","feedback":"read the tests first"})",
+       "v3.33.1 … v3.41.3 (native protocol)"},
+      {R"({"status":"guidance","feedback":"read the tests first"})",
+       R"(v3.42.0 … v3.52.1 ({"status":"guidance","feedback":…}))"},
+  };
+  for (const Case& c : cases) {
+    UserText u = classify_user_text(c.text);
+    ASSERT_EQ(u.kind, UserTextKind::roo_text) << c.text;
+    EXPECT_STREQ(u.roo_text->kind, "mistake_guidance");
+    EXPECT_STREQ(u.roo_text->versions, c.versions);
+    EXPECT_EQ(u.feedback, std::optional<std::string>("read the tests first"));
+  }
+}
+
+// Results are not user-turn texts: a decision sentence in a text block is left to the result reader.
+TEST(RooTexts, ResultTextsAreNotUserTurnTexts_row_contract) {
+  EXPECT_EQ(classify_user_text("The user denied this operation.").kind, UserTextKind::words);
+  EXPECT_EQ(find_roo_text("The user denied this operation.", RooText::In::user_turn), nullptr);
+  EXPECT_EQ(find_roo_text("[ERROR] You did not use a tool in your previous response!", RooText::In::result), nullptr);
+  ASSERT_NE(find_roo_text("The user denied this operation.", RooText::In::result), nullptr);
+}
+
+// Every formatResponse result of every era, and the results Roo's task and tool code writes in its own words: what
+// each says became of the call.
+TEST(RooTexts, EveryResultWordingHasItsOutcome_row_contract) {
+  struct Case {
+    std::string text;
+    const char* writer;
+    const char* outcome;
+    const char* first_tag;  // how its versions start
+  } cases[] = {
+      // src/core/prompts/responses.ts v3.3.26
+      {"The user denied this operation.", "toolDenied", "denied", "v2.1.2 "},
+      {"The user denied this operation and provided the following feedback:\n<feedback>\nno\n</feedback>",
+       "toolDeniedWithFeedback", "denied", "v2.1.2 "},
+      {"The user approved this operation and provided the following context:\n<feedback>\nok\n</feedback>",
+       "toolApprovedWithFeedback", "completed", "v3.3.7 "},
+      {"The tool execution failed with the following error:\n<error>\nError writing file: EACCES\n</error>",
+       "toolError", "error", "v2.1.2 "},
+      {"Invalid JSON argument used with github for create_issue. Please retry with a properly formatted JSON argument.",
+       "invalidMcpToolArgumentError", "error", "v2.2.1 "},
+      // v3.10.0
+      {"Access to .env is blocked by the .rooignore file settings. You must try to continue in the task without using "
+       "this file, or ask the user to update the .rooignore file.",
+       "rooIgnoreError", "access_denied", "v3.8.0 "},
+      // v3.20.3
+      {"This appears to be a new file.\nNote: Your response may have been truncated because it exceeded your output "
+       "limit. You wrote 120 lines of content, but the line_count parameter was either missing or not included in "
+       "your response.\n\nRECOMMENDED APPROACH:\n",
+       "lineCountTruncationError", "error", "v3.14.0 "},
+      {"This appears to be content for an existing file.\nNote: Your response may have been truncated because it "
+       "exceeded your output limit. You wrote 80 lines of content, but the line_count parameter was either missing "
+       "or not included in your response.\n\nRECOMMENDED APPROACH:\n1. Try again with the line_count parameter in "
+       "your response if you forgot to include it\n2. Or use search_and_replace for specific text replacements\n",
+       "lineCountTruncationError", "error", "v3.14.0 "},
+      // v3.30.0
+      {"This appears to be content for an existing file.\nNote: Your response may have been truncated because it "
+       "exceeded your output limit. You wrote 80 lines of content, but the line_count parameter was either missing "
+       "or not included in your response.\n\nRECOMMENDED APPROACH:\n1. Try again with the line_count parameter in "
+       "your response if you forgot to include it\n2. Or use insert_content to add specific content at particular "
+       "lines\n",
+       "lineCountTruncationError", "error", "v3.29.4 "},
+      {"Tool 'create_issue' does not exist on server 'github'.\n\nAvailable tools on this server: list_issues\n\n"
+       "Please use one of the available tools or check if the server is properly configured.",
+       "unknownMcpToolError", "error", "v3.26.7 "},
+      {"Server 'gitlab' is not configured. Available servers: github", "unknownMcpServerError", "error", "v3.26.7 "},
+      // v3.33.1 (native protocol)
+      {R"({"status":"denied","message":"The user denied this operation."})", "toolDenied", "denied", "v3.33.1 "},
+      {R"({"status":"denied","message":"The user denied this operation and provided the following feedback","feedback":"no"})",
+       "toolDeniedWithFeedback", "denied", "v3.33.1 "},
+      {R"({"status":"approved","message":"The user approved this operation and provided the following context","feedback":"ok"})",
+       "toolApprovedWithFeedback", "completed", "v3.33.1 "},
+      // v3.52.1
+      {R"({"status":"denied","feedback":"no"})", "toolDeniedWithFeedback", "denied", "v3.42.0 "},
+      {R"({"status":"approved","feedback":"ok"})", "toolApprovedWithFeedback", "completed", "v3.42.0 "},
+      {R"({"status":"error","message":"The tool execution failed","error":"EACCES"})", "toolError", "error", "v3.33.1 "},
+      {R"({"status":"error","type":"access_denied","message":"Access blocked by .rooignore","path":".env","suggestion":"Try to continue without this file, or ask the user to update the .rooignore file"})",
+       "rooIgnoreError", "access_denied", "v3.33.1 "},
+      {R"({"status":"error","type":"invalid_argument","message":"Invalid JSON argument","server":"github","tool":"create_issue","suggestion":"Please retry with a properly formatted JSON argument"})",
+       "invalidMcpToolArgumentError", "error", "v3.33.1 "},
+      {R"({"status":"error","type":"unknown_tool","message":"Tool does not exist on server","server":"github","tool":"x","available_tools":[],"suggestion":"Please use one of the available tools or check if the server is properly configured"})",
+       "unknownMcpToolError", "error", "v3.33.1 "},
+      {R"({"status":"error","type":"unknown_server","message":"Server is not configured","server":"gitlab","available_servers":["github"]})",
+       "unknownMcpServerError", "error", "v3.33.1 "},
+      // Cline.ts v3.3.26, src/core/tools/*.ts and Task.ts v3.52.1
+      {"The user has provided feedback on the results. Consider their input to continue the task, and then attempt "
+       "completion again.\n<feedback>\nalso the footer\n</feedback>",
+       "attempt_completion", "completed", "v2.1.2 "},
+      {"Changes were rejected by the user.", "edit tools", "denied", "v3.3.5 "},
+      {"No changes needed for 'src/a.ts'", "edit tools", "completed", "v3.3.5 "},
+      {"(tool did not return anything)", "pushToolResult", "completed", "v2.1.2 "},
+      {"Task was interrupted before this tool call could be completed.", "resumeTaskFromHistory", "interrupted",
+       "v2.1.2 "},
+      {"This tool was not executed because new_task was called in the same message turn. The new_task tool must be "
+       "the last tool in a message.",
+       "recursivelyMakeClineRequests", "not_executed", "v3.44.2 "},
+      {"Tool [read_file] was not executed because a tool has already been used in this message. Only one tool may be "
+       "used per message. You must assess the first tool's result before proceeding to use the next tool.",
+       "presentAssistantMessage", "not_executed", "v2.1.2 "},
+      {"Skipping tool [execute_command for 'ls'] due to user rejecting a previous tool.", "presentAssistantMessage",
+       "skipped_after_rejection", "v2.1.2 "},
+      {"Tool [execute_command for 'ls'] was interrupted and not executed due to user rejecting a previous tool.",
+       "presentAssistantMessage", "interrupted_after_rejection", "v2.1.2 "},
+      {"Skipping MCP tool mcp--github--list due to user rejecting a previous tool.", "presentAssistantMessage",
+       "skipped_after_rejection", "v3.34.4 "},
+      {"MCP tool mcp--github--list was interrupted and not executed due to user rejecting a previous tool.",
+       "presentAssistantMessage", "interrupted_after_rejection", "v3.34.4 "},
+      {"Unable to apply diff to file: /w/a.py", "apply_diff", "error", "v2.1.19 "},
+      {"No match found in file: a.py", "edit_file", "error", "v3.39.2 "},
+  };
+  for (const Case& c : cases) {
+    const RooResult found = find_roo_result(c.text);
+    ASSERT_NE(found.text, nullptr) << c.text;
+    EXPECT_EQ(found.wrapped, nullptr) << c.text;
+    EXPECT_STREQ(found.text->writer, c.writer) << c.text;
+    EXPECT_STREQ(found.text->kind, c.outcome) << c.text;
+    EXPECT_EQ(std::string_view(found.text->versions).substr(0, std::strlen(c.first_tag)), c.first_tag) << c.text;
+  }
+}
+
+// toolError wraps other texts of Roo's (sayAndCreateMissingParamError: toolError(missingToolParameterError(…)),
+// src/core/Cline.ts v3.3.26, src/core/task/Task.ts v3.52.1; toolError(rooIgnoreError(…)), Cline.ts v3.10.0): the
+// wrapped one is the more specific.
+TEST(RooTexts, TheTextAToolErrorWrapsIsFound_row_contract) {
+  const RooResult v3_3 = find_roo_result("The tool execution failed with the following error:\n<error>\nMissing value "
+                                         "for required parameter 'path'. Please retry with complete response.\n\n" +
+                                         kXmlReminderV3_3 + "\n</error>");
+  ASSERT_TRUE(v3_3.text && v3_3.wrapped);
+  EXPECT_STREQ(v3_3.text->writer, "toolError");
+  EXPECT_STREQ(v3_3.wrapped->writer, "missingToolParameterError");
+  EXPECT_STREQ(v3_3.wrapped->versions, "v2.1.2 … v3.16.1");
+  EXPECT_EQ(v3_3.most_specific(), v3_3.wrapped);
+
+  const RooResult v3_10 = find_roo_result(
+      "The tool execution failed with the following error:\n<error>\nAccess to .env is blocked by the .rooignore file "
+      "settings. You must try to continue in the task without using this file, or ask the user to update the "
+      ".rooignore file.\n</error>");
+  ASSERT_TRUE(v3_10.wrapped);
+  EXPECT_STREQ(v3_10.most_specific()->kind, "access_denied");
+
+  // v3.52.1: JSON.stringify of toolError(missingToolParameterError("path")); its line ends are escaped.
+  const RooResult v3_52 = find_roo_result(
+      R"({"status":"error","message":"The tool execution failed","error":"Missing value for required parameter 'path'. Please retry with complete response.\n\n# Reminder: Instructions for Tool Use\n\nTools are invoked using the platform's native tool calling mechanism. Each tool requires specific parameters"})");
+  ASSERT_TRUE(v3_52.wrapped);
+  EXPECT_STREQ(v3_52.wrapped->versions, "v3.31.1 … v3.52.1 (native protocol; the only form from v3.42.0)");
+
+  // An error of the tool's own is not a Roo text: the toolError alone.
+  const RooResult plain = find_roo_result("The tool execution failed with the following error:\n<error>\nEACCES\n</error>");
+  EXPECT_TRUE(plain.text && !plain.wrapped);
+}
+
+// Words of the user's or a tool's that open like a Roo text but lack its fixed phrase are not Roo's.
+TEST(RooTexts, AnOpeningWithoutItsPhraseIsNotRoos_row_contract) {
+  EXPECT_EQ(find_roo_result("Tool 'ruff' is not installed").text, nullptr);
+  EXPECT_EQ(find_roo_result("Server 'api' started on :8080").text, nullptr);
+  EXPECT_EQ(find_roo_result("Access to the API needs a token").text, nullptr);
+  EXPECT_EQ(find_roo_result("Tool [x] is fine").text, nullptr);
+  EXPECT_EQ(find_roo_result("").text, nullptr);
+  EXPECT_EQ(find_roo_result("   ").text, nullptr);
+  // The phrase must come within the window: a text that holds it only far later is not this wording.
+  EXPECT_EQ(find_roo_result("Tool '" + std::string(kMarkerWindow, 'a') + "' does not exist on server 's'").text,
+            nullptr);
 }
 
 }  // namespace

@@ -63,6 +63,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // A text of Roo's names its table entry, and has user words only where that entry reads some.
   if (ut.kind == UserTextKind::roo_text)
-    check(ut.roo_text && (!ut.feedback || ut.roo_text->feedback != RooText::Feedback::none));
+    check(ut.roo_text && ut.roo_text->in == RooText::In::user_turn &&
+          (!ut.feedback || ut.roo_text->carries == RooText::Carries::feedback_tag ||
+           ut.roo_text->carries == RooText::Carries::feedback_json));
+  // A result's Roo text opens it; the text it wraps is found only inside a toolError.
+  const RooResult rr = find_roo_result(text);
+  check(!rr.wrapped || (rr.text && (rr.text->carries == RooText::Carries::error_tag ||
+                                    rr.text->carries == RooText::Carries::error_json)));
+  check(!rr.text || (rr.text->in == RooText::In::result && text.find(rr.text->opening) != std::string_view::npos));
   return 0;
 }

@@ -139,8 +139,9 @@ class E2E(unittest.TestCase):
     # Task trees the way older Roo releases wrote them (fixtures/README.md "trees/roo-eras/"): a v3.3.26 task whose
     # HistoryItem is only in the editor's state.vscdb taskHistory, a roo-cline v2.2.35 task whose api records have no
     # ts (timed by the ui records of their turns), the project path from the first <environment_details>, three
-    # reports of one CLI task that disagree, and a v3.52.1 native-protocol task (failed apply_diff, the mistake limit's
-    # JSON guidance, a denial with feedback). None of its rows is timed by a file time.
+    # reports of one CLI task that disagree, a v3.52.1 native-protocol task (failed apply_diff, the mistake limit's
+    # JSON guidance, a denial with feedback), and @mentions expanded in a v3.52.1 prompt, follow-up answer and
+    # completion feedback and in v3.3.26 <feedback>. None of its rows is timed by a file time.
     def test_roo_eras(self):
         out, _ = self.run_tool("--dir", os.path.join(REPO, "fixtures", "trees", "roo-eras"))
         rows = read_rows(out)

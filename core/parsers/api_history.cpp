@@ -386,14 +386,19 @@ class ApiHistoryParser {
       case UserTextKind::roo_text: {
         // Roo's own text (docs/row-contract.md "Roo's texts in user turns"); words the user typed inside it (the
         // <feedback> of a mistake-limit prompt) stay the user's, right after it.
-        Row r = base(ut.roo_text->row_kind, sub, "system", std::string(text));
+        // Its <feedback> is expanded like any reply (docs/row-contract.md "Mentions"): the blocks after it are rows.
+        std::optional<transcript::MentionSplit> expansion =
+            ut.feedback ? transcript::split_reply_mentions(text) : std::nullopt;
+        Row r = base(ut.roo_text->row_kind, sub, "system",
+                     std::string(expansion ? text.substr(0, expansion->words_end) : text));
         r.set("roo_text", std::string(ut.roo_text->opening));
         emit(std::move(r));
         if (ut.feedback && !trim(*ut.feedback).empty()) {
-          Row words = user_row(sub, std::move(*ut.feedback));
+          Row words = user_row(sub, expansion ? transcript::typed_words(*ut.feedback, {}) : std::move(*ut.feedback));
           words.set("inside_roo_text", std::string(ut.roo_text->row_kind));
           emit(std::move(words));
         }
+        if (expansion) mention_rows(expansion->mentions, sub);
         return;
       }
       case UserTextKind::task_resumption: {

@@ -83,8 +83,8 @@ struct MentionSplit {
 // `file_blocks`: the v3.46.0+ mention blocks that followed the text as blocks of their own (read_file_mention), whose
 // `'path'` in the text is turned back into @/path too; their count is not in `mentions`.
 std::optional<MentionSplit> split_mentions(std::string_view text, const std::vector<Mention>& file_blocks = {});
-// A reply the user typed inside a tool result (a <feedback> or <answer> block, v3.3.26 … v3.4x; a <user_message>
-// block, v3.42.0+) with blocks after it: inline blocks only right after such a close, since any other result (a
+// A reply the user typed inside a tool result (<feedback> from v3.3.26, <answer> and <user_message> from v3.25.0,
+// only <user_message> from v3.42.0: processUserContentMentions.ts) with blocks after it: inline blocks only right after such a close, since any other result (a
 // file's text, a command's output) may hold tags of its own. With `file_blocks` (found by the caller after a
 // <user_message> part) there is a split even without an inline block.
 std::optional<MentionSplit> split_reply_mentions(std::string_view text, const std::vector<Mention>& file_blocks = {});

@@ -26,13 +26,16 @@ std::string_view strip_one_newline(std::string_view s) {
 
 // The text of a tool_result's content: a string, or the text blocks of a block list joined by '\n'
 // (docs/roo-format.md §11 item 5).
-std::optional<std::string> result_text(const rapidjson::Value* content) {
+// `skip` parts from part `skip_from` on are left out (unsigned: an index before skip_from wraps past skip).
+std::optional<std::string> result_text(const rapidjson::Value* content, size_t skip_from = 0, size_t skip = 0) {
   if (!content) return std::nullopt;
   if (content->IsString()) return std::string(content->GetString(), content->GetStringLength());
   if (!content->IsArray()) return std::nullopt;
   std::string out;
   bool any = false;
+  size_t index = 0;
   for (const auto& b : content->GetArray()) {
+    if (index++ - skip_from < skip) continue;
     auto t = get_string(b, "text");
     if (!t) continue;
     if (any) out += '\n';
@@ -196,12 +199,25 @@ class ApiHistoryParser {
     } else if (content && content->IsString()) {
       text_block(*role, std::string_view(content->GetString(), content->GetStringLength()), std::nullopt);
     } else if (content && content->IsArray()) {
-      int64_t i = 0;
-      for (const auto& block : content->GetArray()) {
+      const auto blocks = content->GetArray();
+      for (rapidjson::SizeType i = 0; i < blocks.Size(); ++i) {
+        const rapidjson::Value& block = blocks[i];
         auto type = get_string(block, "type");
         if (type == std::optional<std::string>("text")) {
-          if (const rapidjson::Value* t = member(block, "text"); t && t->IsString())  // the document's bytes, not a copy
-            text_block(*role, std::string_view(t->GetString(), t->GetStringLength()), i);
+          if (const rapidjson::Value* t = member(block, "text"); t && t->IsString()) {  // the document's bytes
+            const std::string_view text(t->GetString(), t->GetStringLength());
+            if (*role == "user" && text.find("<user_message>") != std::string_view::npos) {
+              // v3.46.0+: the file and folder mentions of the user's words follow them as blocks of their own.
+              std::vector<transcript::Mention> file_blocks = file_mention_blocks(blocks, i + 1);
+              user_text(text, i, file_blocks);
+              for (transcript::Mention& m : file_blocks) {
+                std::vector<transcript::Mention> one{std::move(m)};
+                mention_rows(one, ++i);
+              }
+            } else {
+              text_block(*role, text, i);
+            }
+          }
         } else if (type == std::optional<std::string>("tool_use")) {
           tool_use(block, i);
         } else if (type == std::optional<std::string>("tool_result")) {
@@ -210,7 +226,6 @@ class ApiHistoryParser {
                    type == std::optional<std::string>("reasoning")) {
           reasoning(block, i);
         }
-        ++i;
       }
     }
     finish_xml_result();
@@ -317,7 +332,24 @@ class ApiHistoryParser {
       assistant_text(text, sub);
   }
 
-  void user_text(std::string_view text, std::optional<int64_t> sub) {
+  // The text blocks from `from` on that are v3.46.0+ mention blocks (transcript::read_file_mention), up to the first
+  // that is not.
+  static std::vector<transcript::Mention> file_mention_blocks(const rapidjson::Value::ConstArray& blocks,
+                                                              rapidjson::SizeType from) {
+    std::vector<transcript::Mention> out;
+    for (rapidjson::SizeType j = from; j < blocks.Size(); ++j) {
+      if (get_string(blocks[j], "type") != std::optional<std::string>("text")) break;
+      const rapidjson::Value* t = member(blocks[j], "text");
+      if (!t || !t->IsString()) break;
+      auto m = transcript::read_file_mention(std::string_view(t->GetString(), t->GetStringLength()));
+      if (!m) break;
+      out.push_back(std::move(*m));
+    }
+    return out;
+  }
+
+  void user_text(std::string_view text, std::optional<int64_t> sub,
+                 const std::vector<transcript::Mention>& file_blocks = {}) {
     // Not the user's words either: the XML era's one-tool-per-message and rejection notices are results.
     if (auto name = one_tool_per_message_name(text)) {
       finish_xml_result();
@@ -348,7 +380,8 @@ class ApiHistoryParser {
         // Mentions Roo expanded after the words are Roo's, not the user's (docs/row-contract.md "Mentions"): the user
         // row keeps what the user typed, each block is a row of its own.
         std::optional<transcript::MentionSplit> split;
-        if (text.find("\n\n<") != std::string_view::npos) split = transcript::split_mentions(text);
+        if (!file_blocks.empty() || text.find("\n\n<") != std::string_view::npos)
+          split = transcript::split_mentions(text, file_blocks);
         Row r = user_row(sub, split ? std::move(split->typed) : std::move(ut.text));  // a long text is not copied
         if (texts_) remember_embedded(text, *texts_);
         emit(std::move(r));
@@ -361,14 +394,19 @@ class ApiHistoryParser {
       case UserTextKind::roo_text: {
         // Roo's own text (docs/row-contract.md "Roo's texts in user turns"); words the user typed inside it (the
         // <feedback> of a mistake-limit prompt) stay the user's, right after it.
-        Row r = base(ut.roo_text->kind, sub, "system", std::string(text));
+        // Its <feedback> is expanded like any reply (docs/row-contract.md "Mentions"): the blocks after it are rows.
+        std::optional<transcript::MentionSplit> expansion =
+            ut.feedback ? transcript::split_reply_mentions(text) : std::nullopt;
+        Row r = base(ut.roo_text->kind, sub, "system",
+                     std::string(expansion ? text.substr(0, expansion->words_end) : text));
         set_roo_text(r, ut.roo_text);
         emit(std::move(r));
         if (ut.feedback && !trim(*ut.feedback).empty()) {
-          Row words = user_row(sub, std::move(*ut.feedback));
+          Row words = user_row(sub, expansion ? transcript::typed_words(*ut.feedback, {}) : std::move(*ut.feedback));
           words.set("inside_roo_text", std::string(ut.roo_text->kind));
           emit(std::move(words));
         }
+        if (expansion) mention_rows(expansion->mentions, sub);
         return;
       }
       case UserTextKind::task_resumption: {
@@ -674,17 +712,28 @@ class ApiHistoryParser {
     // and the row), not four times. A block list is joined into a string of its own.
     const rapidjson::Value* content = member(block, "content");
     const bool in_document = content && content->IsString();
-    const std::optional<std::string> joined = in_document ? std::nullopt : result_text(content);
-    const std::optional<std::string_view> text =
-        in_document ? std::optional<std::string_view>(std::in_place, content->GetString(), content->GetStringLength())
-        : joined    ? std::optional<std::string_view>(*joined)
-                    : std::nullopt;
+    // v3.46.0+: a reply typed into the result (<user_message>) is followed by its file and folder mentions as parts
+    // of their own (processUserContentMentions, src/core/mentions/processUserContentMentions.ts v3.52.1).
+    std::vector<transcript::Mention> file_blocks;
+    if (content && content->IsArray() && !content->GetArray().Empty()) {
+      auto first = get_string(content->GetArray()[0], "text");
+      if (first && first->find("<user_message>") != std::string::npos)
+        file_blocks = file_mention_blocks(content->GetArray(), 1);
+    }
+    // The result's text without them; they become rows of their own (answer).
+    const std::optional<std::string> joined =
+        in_document ? std::nullopt : result_text(content, file_blocks.empty() ? 0 : 1, file_blocks.size());
+    std::optional<std::string_view> text;
+    if (in_document)
+      text.emplace(content->GetString(), content->GetStringLength());
+    else if (joined)
+      text.emplace(*joined);
     Row r = base("tool_result", sub, "tool", text ? std::optional<std::string>(*text) : std::nullopt);
     r.set_opt("tool_use_id", id);
     std::optional<PendingCall> call = take_pending(id);
     if (call) r.set("tool_name", call->tool_name);
     r.set_opt("is_error", is_error).set("result_format", std::string("native"));
-    answer(std::move(call), std::move(r), text.value_or(std::string_view()), is_error, sub);
+    answer(std::move(call), std::move(r), text.value_or(std::string_view()), is_error, sub, file_blocks);
   }
 
   // The XML-era result started by a "[tool] Result:" block ends at the next header, <environment_details>, or
@@ -717,9 +766,21 @@ class ApiHistoryParser {
 
   // Writes a call joined to its result, then the result, then what the result says the user decided or typed.
   void answer(std::optional<PendingCall> call, Row result, std::string_view text, std::optional<bool> is_error,
-              std::optional<int64_t> sub) {
+              std::optional<int64_t> sub, const std::vector<transcript::Mention>& file_blocks = {}) {
+    // A reply typed into the result with Roo's expansion of its @mentions after it (docs/row-contract.md
+    // "Mentions"): the result and the reply are read without the expansion, which becomes rows of its own at the end.
+    std::optional<transcript::MentionSplit> expansion = transcript::split_reply_mentions(text, file_blocks);
+    if (expansion) {
+      text = text.substr(0, expansion->words_end);
+      result.text = std::string(text);
+      expansion->mentions.insert(expansion->mentions.end(), file_blocks.begin(), file_blocks.end());
+    }
+    auto typed = [&](std::string words) {
+      return expansion ? transcript::typed_words(words, file_blocks) : words;
+    };
     const std::string* format_named = result.string_field("result_format");
-    const ResultReading read(text, format_named && *format_named == "native");
+    ResultReading read(text, format_named && *format_named == "native");
+    if (expansion && read.xml && read.xml->feedback) read.xml->feedback = typed(*read.xml->feedback);
     const auto& status = read.status;
     const auto& xml_decision = read.xml;
     if (status) {
@@ -798,16 +859,19 @@ class ApiHistoryParser {
         emit(std::move(words));
       }
     } else if (!xml_result) {
-      if (starts_with(trim(text), "<user_message>")) user_words(std::vector<std::string>{unwrap_user_text(text)}, sub);
+      if (starts_with(trim(text), "<user_message>"))
+        user_words(std::vector<std::string>{typed(unwrap_user_text(text))}, sub);
     } else if (tool_name == "ask_followup_question" || tool_name == "attempt_completion") {
       // XML era: the answer and the completion feedback come as <answer>/<feedback> blocks (§4). Only these two
       // tools' results are searched: any other result may quote such tags from a file or a command's output.
       std::vector<std::string> words;
       for (auto [open, close] : {std::pair<std::string_view, std::string_view>{"<answer>", "</answer>"},
                                  {"<feedback>", "</feedback>"}})
-        for (std::string_view body : tagged_blocks(text, open, close)) words.emplace_back(strip_one_newline(body));
+        for (std::string_view body : tagged_blocks(text, open, close))
+          words.emplace_back(typed(std::string(strip_one_newline(body))));
       user_words(std::move(words), sub);
     }
+    if (expansion) mention_rows(expansion->mentions, sub);
   }
 
   // Follow-up answers and attempt_completion feedback stay the user's (docs/row-contract.md "XML-era tool calls").

@@ -736,19 +736,89 @@ std::optional<std::string> json_feedback(std::string_view t) {
 
 }  // namespace
 
-std::optional<MentionSplit> split_mentions(std::string_view text) {
-  // Blocks are appended after the words, so the first "\n\n<block" whose tail reads as blocks starts them. Only a
-  // few candidates are tried: each try reads to the end.
+namespace {
+
+// The first "\n\n<block" whose tail reads as blocks starts them. Only a few candidates are tried: each try reads to
+// the end.
+std::optional<MentionSplit> split_tail(std::string_view text) {
   int tries = 0;
   for (size_t at = text.find("\n\n<"); at != npos && tries < 8; at = text.find("\n\n<", at + 1)) {
     if (!mention_block_at(text, at)) continue;
     ++tries;
     MentionSplit split;
     if (!read_mention_blocks(text, at, split.mentions)) continue;
-    split.typed = typed_mentions(unwrap_envelope(text.substr(0, at)));
+    split.words_end = at;
     return split;
   }
   return std::nullopt;
+}
+
+// v3.46.0+ replaces @/P by 'P' (parseMentions, src/core/mentions/index.ts v3.52.1) and names P in the block that
+// follows: each 'P' of such a block is the mention the user typed. A literal 'P' the user typed beside an @/P is
+// indistinguishable from it and comes back as @/P too.
+void unquote_file_blocks(std::string& t, const std::vector<Mention>& file_blocks) {
+  for (const Mention& m : file_blocks) {
+    if (!m.target) continue;
+    const std::string quoted = "'" + *m.target + "'", typed = "@/" + *m.target;
+    for (size_t at = t.find(quoted); at != npos; at = t.find(quoted, at + typed.size())) t.replace(at, quoted.size(), typed);
+  }
+}
+
+}  // namespace
+
+std::string typed_words(std::string_view recorded, const std::vector<Mention>& file_blocks) {
+  std::string out = typed_mentions(recorded);
+  unquote_file_blocks(out, file_blocks);
+  return out;
+}
+
+std::optional<MentionSplit> split_mentions(std::string_view text, const std::vector<Mention>& file_blocks) {
+  std::optional<MentionSplit> split = split_tail(text);
+  if (!split) {
+    if (file_blocks.empty()) return std::nullopt;
+    split.emplace();  // v3.46.0+: file blocks only, no inline block
+    split->words_end = text.size();
+  }
+  split->typed = typed_words(unwrap_envelope(text.substr(0, split->words_end)), file_blocks);
+  return split;
+}
+
+std::optional<MentionSplit> split_reply_mentions(std::string_view text, const std::vector<Mention>& file_blocks) {
+  constexpr std::string_view kCloses[] = {"</feedback>", "</answer>", "</user_message>"};
+  // Roo appends the blocks right after the reply's close; only such places are tried, so a long result that merely
+  // holds tags (a file's text) is searched once and never read as blocks.
+  int tries = 0;
+  for (size_t at = text.find(">\n\n<"); at != npos && tries < 8; at = text.find(">\n\n<", at + 1)) {
+    const size_t blocks = at + 1;
+    bool after_close = false;
+    for (std::string_view close : kCloses)
+      after_close = after_close || (blocks >= close.size() && text.compare(blocks - close.size(), close.size(), close) == 0);
+    if (!after_close || !mention_block_at(text, blocks)) continue;
+    ++tries;
+    MentionSplit split;
+    if (!read_mention_blocks(text, blocks, split.mentions)) continue;
+    split.words_end = blocks;
+    return split;
+  }
+  if (file_blocks.empty()) return std::nullopt;
+  MentionSplit split;  // v3.46.0+: file blocks only, no inline block; the caller found them after a <user_message>
+  split.words_end = text.size();
+  return split;
+}
+
+std::optional<Mention> read_file_mention(std::string_view block) {
+  constexpr std::string_view kFile = "[read_file for '", kFolder = "[read_file for folder '";
+  const bool folder = starts_with(block, kFolder);
+  if (!folder && !starts_with(block, kFile)) return std::nullopt;
+  const size_t start = folder ? kFolder.size() : kFile.size();
+  // The header is one line: "']" and the line's end (a path with "']" inside it ends at the last one).
+  const size_t eol = block.find('\n', start);
+  if (eol == npos || eol < start + 2 || block.compare(eol - 2, 2, "']") != 0) return std::nullopt;
+  Mention m;
+  m.kind = folder ? "folder" : "file";
+  m.target = std::string(block.substr(start, eol - 2 - start));
+  m.content = std::string(block);
+  return m;
 }
 
 const std::vector<RooText>& roo_texts() {

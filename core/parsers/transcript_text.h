@@ -101,8 +101,24 @@ struct MentionSplit {
   std::string typed;                  // the words before the blocks, with Roo's sentences turned back into the
                                       // @mentions the user typed (what the ui's say:"text" holds)
   std::vector<Mention> mentions;
+  size_t words_end = 0;               // where the blocks start in the text: text[0, words_end) is the words as recorded
 };
-std::optional<MentionSplit> split_mentions(std::string_view text);
+// `file_blocks`: the v3.46.0+ mention blocks that followed the text as blocks of their own (read_file_mention), whose
+// `'path'` in the text is turned back into @/path too; their count is not in `mentions`.
+std::optional<MentionSplit> split_mentions(std::string_view text, const std::vector<Mention>& file_blocks = {});
+// A reply the user typed inside a tool result (<feedback> from v3.3.26, <answer> and <user_message> from v3.25.0,
+// only <user_message> from v3.42.0: processUserContentMentions.ts) with blocks after it: inline blocks only right after such a close, since any other result (a
+// file's text, a command's output) may hold tags of its own. With `file_blocks` (found by the caller after a
+// <user_message> part) there is a split even without an inline block.
+std::optional<MentionSplit> split_reply_mentions(std::string_view text, const std::vector<Mention>& file_blocks = {});
+// The words the user typed of a text Roo rewrote: its sentences and each file block's `'path'` back to @mentions.
+std::string typed_words(std::string_view recorded, const std::vector<Mention>& file_blocks);
+
+// v3.46.0+ form (parseMentions' contentBlocks, src/core/mentions/index.ts v3.46.0 … v3.52.1; processUserContentMentions
+// puts each right after the user's text as a text block of its own): "[read_file for 'P']\n…" for a file (its body,
+// or an "Error: …" / "Note: …" line), "[read_file for folder 'P']\nFolder listing:\n…" for a folder. The mention's
+// content is the whole block as recorded.
+std::optional<Mention> read_file_mention(std::string_view block);
 
 // ---- XML-era tool calls (docs/roo-format.md §4; only the first call of a message counts: docs/row-contract.md) ----
 struct XmlToolCall {

@@ -406,6 +406,127 @@ TEST(Mentions, ThePromptKeepsTheTypedWordsAndEachExpansionIsARow_row_contract) {
   EXPECT_TRUE(u.rows.rows.empty());  // one user row for the prompt
 }
 
+// docs/row-contract.md "Mentions", v3.46.0+ form (processUserContentMentions.ts v3.52.1): the file and folder
+// mentions follow the prompt as text blocks of their own, each a mentioned_content row with its own sub_index; the
+// prompt is one user row with the typed words.
+TEST(Mentions, CurrentFormFileBlocksAreRowsAndThePromptIsOneRow_row_contract) {
+  const std::string ui_bytes = R"([{"ts":100,"type":"say","say":"text","text":"Fix @/a.py in @/lib/ and @problems"}])";
+  const UiTurnTimes ui = turns_of(ui_bytes);
+  ParserHarness h;
+  ConversationTexts texts;
+  run_api_beside_ui(
+      h,
+      R"([{"role":"user","content":[)"
+      R"({"type":"text","text":"<user_message>\nFix 'a.py' in 'lib/' and Workspace Problems (see below for diagnostics)\n</user_message>\n\n<workspace_diagnostics>\nNo errors or warnings detected.\n</workspace_diagnostics>"},)"
+      R"({"type":"text","text":"[read_file for 'a.py']\nFile: a.py\n1 | x = 1"},)"
+      R"({"type":"text","text":"[read_file for folder 'lib/']\nFolder listing:\n└── b.py\n"},)"
+      R"({"type":"text","text":"<environment_details>\n# Current Mode\n<slug>code</slug>\n</environment_details>"}],"ts":150}])",
+      ui, &texts);
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "mentioned_content", "mentioned_content",
+                                                "mentioned_content", "environment"}));
+  EXPECT_EQ(h.rows.str(0, "text"), "Fix @/a.py in @/lib/ and @problems");
+  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts");
+  EXPECT_EQ(h.rows.str(1, "mention_kind"), "problems");
+  EXPECT_EQ(h.rows.str(2, "mention_kind"), "file");
+  EXPECT_EQ(h.rows.str(2, "mentioned_path"), "a.py");
+  EXPECT_EQ(h.rows.str(2, "mentioned_path_resolved"), "/home/alice/proj/a.py");
+  EXPECT_EQ(h.rows.str(2, "text"), "[read_file for 'a.py']\nFile: a.py\n1 | x = 1");
+  EXPECT_EQ(h.rows.rows[2]["content_size"].GetInt(), 43);
+  // printf "[read_file for 'a.py']\nFile: a.py\n1 | x = 1" | sha256sum
+  EXPECT_EQ(h.rows.str(2, "content_sha256"), "45cd2eab177b3f5395ed781cbd8bbd67096a70713b3dc6913be94c9117cc9691");
+  EXPECT_EQ(h.rows.rows[2]["source"]["sub_index"].GetInt(), 1);
+  EXPECT_EQ(h.rows.str(3, "mention_kind"), "folder");
+  EXPECT_EQ(h.rows.rows[3]["source"]["sub_index"].GetInt(), 2);
+  EXPECT_EQ(h.rows.rows[4]["source"]["sub_index"].GetInt(), 3);
+  ParserHarness u;
+  run_ui(u, ui_bytes, &texts);
+  EXPECT_TRUE(u.rows.rows.empty());  // the ui's prompt folds into the one user row
+}
+
+// A follow-up answer of v3.52.1 (AskFollowupQuestionTool.ts): "<user_message>…" as a tool_result, which
+// processUserContentMentions turns into parts: the words, then each file block. The result keeps the words part,
+// the answer is a user row of the typed words, each expansion a row with part_index.
+TEST(Mentions, AnAnswerInAResultKeepsTheWordsAndEachExpansionIsARow_row_contract) {
+  const UiTurnTimes ui = turns_of(R"([{"ts":1900,"type":"say","say":"user_feedback","text":"see @terminal and @/a.py"}])");
+  ParserHarness h;
+  run_api_beside_ui(
+      h,
+      "[" + call("q1", "ask_followup_question", R"({"question":"Which?","follow_up":[{"text":"a","mode":null}]})", 1000) +
+          R"(,{"role":"user","content":[{"type":"tool_result","tool_use_id":"q1","content":[)"
+          R"({"type":"text","text":"<user_message>\nsee Terminal Output (see below for output) and 'a.py'\n</user_message>\n\n<terminal_output>\n$ ls\n</terminal_output>"},)"
+          R"({"type":"text","text":"[read_file for 'a.py']\nFile: a.py\n1 | x"}]}],"ts":2000}])",
+      ui);
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"tool_call", "tool_result", "user_message", "mentioned_content",
+                                                "mentioned_content"}));
+  EXPECT_EQ(h.rows.str(0, "outcome"), "completed");
+  EXPECT_EQ(h.rows.str(1, "text"), "<user_message>\nsee Terminal Output (see below for output) and 'a.py'\n</user_message>");
+  EXPECT_EQ(h.rows.str(2, "text"), "see @terminal and @/a.py");
+  EXPECT_EQ(h.rows.str(2, "time_source"), "ui.ts");
+  EXPECT_EQ(h.rows.str(3, "mention_kind"), "terminal");
+  EXPECT_EQ(h.rows.str(3, "text"), "$ ls");
+  EXPECT_EQ(h.rows.rows[3]["source"]["part_index"].GetInt(), 0);
+  EXPECT_EQ(h.rows.str(4, "mentioned_path"), "a.py");
+  EXPECT_EQ(h.rows.rows[4]["source"]["part_index"].GetInt(), 1);
+}
+
+// XML era (loadContext, src/core/Cline.ts v3.3.26): a denial's <feedback> is expanded, the block after
+// "</feedback>". The decision's feedback and the user row are the typed words; the block is a row after them.
+TEST(Mentions, FeedbackOnADenialKeepsTheTypedWords_row_contract) {
+  ParserHarness h;
+  run_api(h, R"([{"role":"assistant","content":[{"type":"text","text":"<execute_command>\n<command>cat a.py</command>\n</execute_command>"}],"ts":1000},)"
+             R"({"role":"user","content":[{"type":"text","text":"[execute_command for 'cat a.py'] Result:"},)"
+             R"({"type":"text","text":"The user denied this operation and provided the following feedback:\n<feedback>\nRead 'a.py' (see below for file content)\n</feedback>\n\n<file_content path=\"a.py\">\n1 | x\n</file_content>"}],"ts":2000}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"command", "tool_result", "permission_decision", "user_message",
+                                                "mentioned_content"}));
+  EXPECT_EQ(h.rows.str(0, "outcome"), "denied");
+  EXPECT_EQ(h.rows.str(1, "feedback"), "Read @/a.py");
+  EXPECT_EQ(h.rows.str(1, "text"),
+            "The user denied this operation and provided the following feedback:\n<feedback>\nRead 'a.py' (see below "
+            "for file content)\n</feedback>");
+  EXPECT_EQ(h.rows.str(2, "text"), "permission decision: denied feedback=Read @/a.py");
+  EXPECT_EQ(h.rows.str(3, "text"), "Read @/a.py");
+  EXPECT_EQ(h.rows.str(3, "feedback_on_decision"), "denied");
+  EXPECT_EQ(h.rows.str(4, "text"), "1 | x");
+  EXPECT_EQ(h.rows.str(4, "mentioned_path"), "a.py");
+}
+
+// The mistake-limit prompt's <feedback> (tooManyMistakes, src/core/prompts/responses.ts v3.3.26) is expanded too.
+TEST(Mentions, FeedbackInsideAMistakeLimitPromptKeepsTheTypedWords_row_contract) {
+  ParserHarness h;
+  run_api(h, R"([{"role":"user","content":[{"type":"text","text":"You seem to be having trouble proceeding. The user has provided the following feedback to help guide you:\n<feedback>\nRead 'a.py' (see below for file content)\n</feedback>\n\n<file_content path=\"a.py\">\n1 | x\n</file_content>"}],"ts":1}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"mistake_guidance", "user_message", "mentioned_content"}));
+  EXPECT_EQ(h.rows.str(0, "text"),
+            "You seem to be having trouble proceeding. The user has provided the following feedback to help guide "
+            "you:\n<feedback>\nRead 'a.py' (see below for file content)\n</feedback>");
+  EXPECT_EQ(h.rows.str(1, "text"), "Read @/a.py");
+  EXPECT_EQ(h.rows.str(1, "inside_roo_text"), "mistake_guidance");
+  EXPECT_EQ(h.rows.str(2, "text"), "1 | x");
+}
+
+// Cut or malformed expansions never crash and lose nothing: a file block whose header line is cut is the user's
+// text as recorded, a reply whose block never closes keeps the recorded feedback, a record cut in a block is a
+// parser_error after the rows before it.
+TEST(Mentions, CutExpansionsStayAsRecorded_row_contract) {
+  ParserHarness h;
+  run_api(h, R"([{"role":"user","content":[{"type":"text","text":"<user_message>\nFix 'a.py'\n</user_message>"},)"
+             R"({"type":"text","text":"[read_file for 'a.py"}],"ts":1}])");
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "user_message"}));
+  EXPECT_EQ(h.rows.str(0, "text"), "Fix 'a.py'");
+  EXPECT_EQ(h.rows.str(1, "text"), "[read_file for 'a.py");
+
+  ParserHarness d;
+  run_api(d, R"([{"role":"assistant","content":[{"type":"text","text":"<execute_command>\n<command>ls</command>\n</execute_command>"}],"ts":1},)"
+             R"({"role":"user","content":[{"type":"text","text":"[execute_command for 'ls'] Result:"},)"
+             R"({"type":"text","text":"The user denied this operation and provided the following feedback:\n<feedback>\nRead 'a.py' (see below for file content)\n</feedback>\n\n<file_content path=\"a.py\">\n1 | x"}],"ts":2}])");
+  ASSERT_EQ(kinds(d), (std::vector<std::string>{"command", "tool_result", "permission_decision", "user_message"}));
+  EXPECT_EQ(d.rows.str(3, "text"), "Read 'a.py' (see below for file content)");
+
+  ParserHarness c;
+  run_api(c, R"([{"role":"user","content":[{"type":"text","text":"<user_message>\nFix 'a.py'\n</user_message>"}],"ts":1},)"
+             R"({"role":"user","content":[{"type":"text","text":"<user_message>\nFix 'a.py'\n</user_message>"},{"type":"text","text":"[read_file for 'a.py']\nFi)");
+  ASSERT_EQ(kinds(c), (std::vector<std::string>{"user_message", "parser_error"}));
+}
+
 // docs/roo-format.md §3.1: condensed messages are kept and marked; the summary is its own row.
 TEST(Condense, HiddenMessagesAreKeptAndMarked_roo_format_3_1) {
   ParserHarness h;

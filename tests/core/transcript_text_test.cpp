@@ -937,5 +937,86 @@ TEST(RooTexts, AnOpeningWithoutItsPhraseIsNotRoos_row_contract) {
             nullptr);
 }
 
+// ---- the v3.46.0+ form: file and folder mentions as blocks of their own (src/core/mentions/index.ts v3.52.1) ----
+
+TEST(Mentions, ReadFileBlocksNameTheirPath_row_contract) {
+  auto file = read_file_mention("[read_file for 'src/a.py']\nFile: src/a.py\n1 | x = 1");
+  ASSERT_TRUE(file);
+  EXPECT_EQ(file->kind, "file");
+  EXPECT_EQ(file->target, std::optional<std::string>("src/a.py"));
+  EXPECT_EQ(file->content, "[read_file for 'src/a.py']\nFile: src/a.py\n1 | x = 1");  // the block as recorded
+  auto folder = read_file_mention("[read_file for folder 'lib/']\nFolder listing:\n└── a.py\n");
+  ASSERT_TRUE(folder);
+  EXPECT_EQ(folder->kind, "folder");
+  EXPECT_EQ(folder->target, std::optional<std::string>("lib/"));
+  // The error form (getFileOrFolderContentWithMetadata's catch) is a mention block too.
+  auto missing = read_file_mention("[read_file for 'gone.py']\nError: Failed to access path \"gone.py\": ENOENT");
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->target, std::optional<std::string>("gone.py"));
+  // The XML era's result header is not one; nor a header cut before its line ends, nor words.
+  EXPECT_FALSE(read_file_mention("[read_file for 'a.py'] Result:\n1 | x"));
+  EXPECT_FALSE(read_file_mention("[read_file for 'a.py"));
+  EXPECT_FALSE(read_file_mention("[read_file for 'a.py']"));
+  EXPECT_FALSE(read_file_mention("read a.py"));
+  EXPECT_FALSE(read_file_mention(""));
+}
+
+TEST(Mentions, QuotedPathsOfFileBlocksComeBackAsTyped_row_contract) {
+  const std::vector<Mention> blocks = {*read_file_mention("[read_file for 'todo.py']\nFile: todo.py\n1 | x"),
+                                       *read_file_mention("[read_file for folder 'docs/']\nFolder listing:\n")};
+  // @problems keeps its sentence and inline block; the two files are blocks of their own.
+  auto split = split_mentions(
+      "<user_message>\nTidy 'todo.py' in the style of 'docs/' and fix Workspace Problems (see below for "
+      "diagnostics)\n</user_message>\n\n<workspace_diagnostics>\ntodo.py\n- [Pylance Error] 3 | x : bad\n"
+      "</workspace_diagnostics>",
+      blocks);
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->typed, "Tidy @/todo.py in the style of @/docs/ and fix @problems");
+  ASSERT_EQ(split->mentions.size(), 1u);  // the inline block; the file blocks are the caller's
+  EXPECT_EQ(split->mentions[0].kind, "problems");
+  // Only file blocks: still a split, at the end of the text.
+  auto only = split_mentions("<user_message>\nRead 'todo.py' twice: 'todo.py'\n</user_message>", blocks);
+  ASSERT_TRUE(only);
+  EXPECT_EQ(only->typed, "Read @/todo.py twice: @/todo.py");  // Roo quotes every occurrence of one mention
+  EXPECT_TRUE(only->mentions.empty());
+  // Without file blocks a quoted path is the user's own quote.
+  EXPECT_FALSE(split_mentions("<user_message>\nRead 'todo.py'\n</user_message>"));
+}
+
+// ---- replies inside results (loadContext, src/core/Cline.ts v3.3.26; processUserContentMentions v3.25.0+) ----
+
+TEST(Mentions, BlocksAfterAReplyInAResultAreSplitOff_row_contract) {
+  const std::string_view denied =
+      "The user denied this operation and provided the following feedback:\n<feedback>\nRead 'calc.py' (see below "
+      "for file content) instead\n</feedback>\n\n<file_content path=\"calc.py\">\n1 | x\n</file_content>";
+  auto split = split_reply_mentions(denied);
+  ASSERT_TRUE(split);
+  EXPECT_EQ(denied.substr(0, split->words_end),
+            "The user denied this operation and provided the following feedback:\n<feedback>\nRead 'calc.py' (see "
+            "below for file content) instead\n</feedback>");
+  ASSERT_EQ(split->mentions.size(), 1u);
+  EXPECT_EQ(split->mentions[0].target, std::optional<std::string>("calc.py"));
+  EXPECT_EQ(typed_words("Read 'calc.py' (see below for file content) instead", {}), "Read @/calc.py instead");
+  // A follow-up answer of v3.25.0 … v3.41.x (<answer>) and of v3.42.0+ (<user_message>).
+  auto answer = split_reply_mentions("<answer>\nsee Terminal Output (see below for output)\n</answer>\n\n"
+                                     "<terminal_output>\n$ ls\n</terminal_output>");
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->mentions[0].kind, "terminal");
+  EXPECT_TRUE(split_reply_mentions("<user_message>\nfix Workspace Problems (see below for diagnostics)\n"
+                                   "</user_message>\n\n<workspace_diagnostics>\nok\n</workspace_diagnostics>"));
+}
+
+TEST(Mentions, ResultsThatAreNotRepliesOrAreCutStayWhole_row_contract) {
+  // A file's text that holds a mention block: no reply closes before it.
+  EXPECT_FALSE(split_reply_mentions("1 | notes\n\n<file_content path=\"a\">\nx\n</file_content>"));
+  // A reply whose block was cut off (a truncated file): the text stays as recorded.
+  EXPECT_FALSE(split_reply_mentions("<feedback>\nsee 'a' (see below for file content)\n</feedback>\n\n"
+                                    "<file_content path=\"a\">\n1 | x"));
+  EXPECT_FALSE(split_reply_mentions("<feedback>\nsee 'a' (see below for file content)\n</feedback>\n\n"
+                                    "<file_content path=\"a"));
+  EXPECT_FALSE(split_reply_mentions("<feedback>\nwords\n</feedback>"));
+  EXPECT_FALSE(split_reply_mentions(""));
+}
+
 }  // namespace
 }  // namespace roo::transcript

@@ -61,6 +61,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       check(!m.target || text.find(*m.target) != std::string_view::npos);
     }
   }
+  // v3.46.0+ mention blocks: the block is the whole text and names a path inside its header; turning its quoted path
+  // back into @/path keeps the length, so the typed words are never longer than the text.
+  if (auto m = read_file_mention(text)) {
+    check(m->content == text && m->target && text.find(*m->target) != std::string_view::npos);
+    check(m->kind == "file" || m->kind == "folder");
+    check(typed_words(text, {*m}).size() <= size);
+  }
+  // A reply's blocks start inside the text and are bytes of it.
+  if (auto reply = split_reply_mentions(text)) {
+    check(!reply->mentions.empty() && reply->words_end < size);
+    for (const Mention& m : reply->mentions) check(text.find(m.content, reply->words_end) != std::string_view::npos);
+  }
   // A text of Roo's names its table entry, and has user words only where that entry reads some.
   if (ut.kind == UserTextKind::roo_text)
     check(ut.roo_text && ut.roo_text->in == RooText::In::user_turn &&

@@ -140,8 +140,9 @@ class E2E(unittest.TestCase):
     # HistoryItem is only in the editor's state.vscdb taskHistory, a roo-cline v2.2.35 task whose api records have no
     # ts (timed by the ui records of their turns), the project path from the first <environment_details>, three
     # reports of one CLI task that disagree, a v3.52.1 native-protocol task (failed apply_diff, the mistake limit's
-    # JSON guidance, a denial with feedback) and a v3.30.0 task whose results are Roo's own texts (an unknown MCP tool,
-    # a missing parameter inside toolError). None of its rows is timed by a file time.
+    # JSON guidance, a denial with feedback), a v3.30.0 task whose results are Roo's own texts (an unknown MCP tool,
+    # a missing parameter inside toolError), and @mentions expanded in a v3.52.1 prompt, follow-up answer and
+    # completion feedback and in v3.3.26 <feedback>. None of its rows is timed by a file time.
     def test_roo_eras(self):
         out, _ = self.run_tool("--dir", os.path.join(REPO, "fixtures", "trees", "roo-eras"))
         rows = read_rows(out)

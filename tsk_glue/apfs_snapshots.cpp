@@ -16,10 +16,11 @@ int rank(const roo::FileMeta& f) { return f.name_allocated ? 0 : f.snapshot ? 1 
 
 }  // namespace
 
-std::unique_ptr<TskFileSystemView> open_pool_volume_snapshot(std::shared_ptr<TSK_IMG_INFO> img, uint64_t offset,
-                                                             uint64_t block, uint64_t xid,
-                                                             const roo::VolumeInfo& volume, std::string* why) {
-  PoolVolumeFs opened = open_pool_volume(img.get(), offset, block, "", why);
+std::unique_ptr<TskFileSystemView> open_pool_volume_snapshot(std::shared_ptr<TSK_IMG_INFO> img,
+                                                             const std::shared_ptr<void>& pool_keep, uint64_t offset,
+                                                             uint64_t xid, const roo::VolumeInfo& volume,
+                                                             std::string* why) {
+  PoolVolumeFs opened = reopen_pool_volume(pool_keep, offset, why);
   if (!opened.fs) return nullptr;
   if (tsk_apfs_set_snapshot(opened.fs, xid) != 0) {
     if (why) *why = take_error("libtsk cannot read the volume as of it");
@@ -46,7 +47,9 @@ SnapshotMergingView::SnapshotMergingView(std::unique_ptr<TskFileSystemView> live
   live_->keep_extents();
   for (OpenedSnapshot& s : snapshots) {
     s.view->keep_extents();
-    snapshots_.push_back({std::move(s), {}});
+    Snapshot snapshot;
+    snapshot.opened = std::move(s);
+    snapshots_.push_back(std::move(snapshot));
   }
 }
 
@@ -62,6 +65,33 @@ std::optional<roo::FileMeta> SnapshotMergingView::snapshot_dir(Snapshot& s, cons
     if (e.is_dir && e.name_allocated) s.dirs.emplace(e.path, std::move(e));
   if (auto it = s.dirs.find(path); it != s.dirs.end()) return it->second;
   return std::nullopt;
+}
+
+bool SnapshotMergingView::same_directory(Snapshot& s, uint64_t inode) {
+  auto live = live_dir_states_.find(inode);
+  if (live == live_dir_states_.end()) live = live_dir_states_.emplace(inode, live_->dir_state(inode)).first;
+  if (!live->second) return false;
+  const std::optional<std::string> own = s.opened.view->dir_state(inode);
+  return own && *own == *live->second;
+}
+
+std::optional<std::vector<roo::FileMeta>> SnapshotMergingView::unchanged_entries(Snapshot& s,
+                                                                               const std::vector<roo::FileMeta>& live,
+                                                                               size_t live_count) {
+  std::vector<roo::FileMeta> out;
+  for (size_t i = 0; i < live_count; ++i) {
+    const roo::FileMeta& f = live[i];
+    if (!f.name_allocated || f.snapshot) continue;
+    if (f.is_dir) {
+      // Listed once, the live one; the snapshot's, the same inode under the same name, is merged when it is listed.
+      s.dirs.emplace(f.path, f);
+      continue;
+    }
+    std::optional<roo::FileMeta> own = s.opened.view->entry_as_here(f);
+    if (!own || own->is_dir) return std::nullopt;  // not what the directory's metadata promised: list it after all
+    out.push_back(std::move(*own));
+  }
+  return out;
 }
 
 std::vector<roo::FileMeta> SnapshotMergingView::list_dir(const roo::FileMeta& dir) {
@@ -85,10 +115,15 @@ std::vector<roo::FileMeta> SnapshotMergingView::list_dir(const roo::FileMeta& di
         }
     return extents.emplace(i, view->extents_of(f)).first->second;
   };
+  const size_t live_count = out.size();
   for (Snapshot& s : snapshots_) {
     std::optional<roo::FileMeta> sdir = snapshot_dir(s, dir.path);
     if (!sdir || !sdir->is_dir) continue;
-    for (roo::FileMeta& e : s.opened.view->list_dir(*sdir)) {
+    std::optional<std::vector<roo::FileMeta>> entries;
+    if (!dir.snapshot && dir.inode && sdir->inode == dir.inode && same_directory(s, *dir.inode))
+      entries = unchanged_entries(s, out, live_count);
+    if (!entries) entries = s.opened.view->list_dir(*sdir);
+    for (roo::FileMeta& e : *entries) {
       if (!e.name_allocated) continue;  // not a name the snapshot holds
       std::vector<size_t> same_name;    // the copies already listed under this name (live or snapshot)
       for (size_t i = 0; i < out.size(); ++i)

@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "snapshot_bench: %s\n", why.c_str());
         std::exit(1);
       }
+      const std::shared_ptr<void> pool_keep = live.keep;
       auto live_view = std::make_unique<roo::tsk::TskFileSystemView>(img, live.fs, info, std::vector<std::string>{},
                                                                      std::move(live.keep));
       std::unique_ptr<roo::FileSystemView> view;
@@ -126,7 +127,7 @@ int main(int argc, char** argv) {
       } else {
         std::vector<roo::tsk::OpenedSnapshot> opened;
         for (const roo::tsk::PoolVolume::Snapshot* s : newest_first) {
-          auto v = roo::tsk::open_pool_volume_snapshot(img, part->offset_bytes, vol.block, s->xid, info, &why);
+          auto v = roo::tsk::open_pool_volume_snapshot(img, pool_keep, part->offset_bytes, s->xid, info, &why);
           if (!v) {
             std::fprintf(stderr, "snapshot_bench: snapshot %s: %s\n", s->name.c_str(), why.c_str());
             std::exit(1);

@@ -61,12 +61,23 @@ std::optional<roo::FileMeta> SnapshotMergingView::snapshot_dir(Snapshot& s, cons
   const std::string parent_path = slash == 0 ? "/" : path.substr(0, slash);
   std::optional<roo::FileMeta> parent = snapshot_dir(s, parent_path);
   if (!parent) return std::nullopt;
+  ++s.counts.dirs_listed;
   for (roo::FileMeta& e : s.opened.view->list_dir(*parent))
     if (e.is_dir && e.name_allocated) s.dirs.emplace(e.path, std::move(e));
   if (auto it = s.dirs.find(path); it != s.dirs.end()) return it->second;
   return std::nullopt;
 }
 
+// What spares a snapshot most of its cost: a directory it holds as the live volume does is not listed again. APFS
+// keeps a file's inode number for its life, in every snapshot (Apple File System Reference, "File-System Objects":
+// j_inode_val_t, whose nchildren counts a directory's entries), and a directory's modified and changed times move
+// whenever an entry is added, removed or renamed in it (POSIX rename() and unlink() mark the parent's mtime and
+// ctime; libtsk 4.11 tsk/fs/apfs_compat.cpp file_add_meta gives those times and nchildren as meta->nlink). So the
+// same inode, with the same number of children and the same times, holds the same names on the same inodes: only its
+// files are opened, by number, for their extents (a file written in place changes its inode, not its directory). An
+// added or removed entry is seen even where the times lie (the number of children differs); a rename within the
+// directory is seen through its times only. Anything else the snapshot holds differently (a name's inode missing,
+// or a directory where the live one has a file) falls back to listing it.
 bool SnapshotMergingView::same_directory(Snapshot& s, uint64_t inode) {
   auto live = live_dir_states_.find(inode);
   if (live == live_dir_states_.end()) live = live_dir_states_.emplace(inode, live_->dir_state(inode)).first;
@@ -79,18 +90,20 @@ std::optional<std::vector<roo::FileMeta>> SnapshotMergingView::unchanged_entries
                                                                                const std::vector<roo::FileMeta>& live,
                                                                                size_t live_count) {
   std::vector<roo::FileMeta> out;
+  std::vector<const roo::FileMeta*> dirs;
   for (size_t i = 0; i < live_count; ++i) {
     const roo::FileMeta& f = live[i];
     if (!f.name_allocated || f.snapshot) continue;
     if (f.is_dir) {
-      // Listed once, the live one; the snapshot's, the same inode under the same name, is merged when it is listed.
-      s.dirs.emplace(f.path, f);
+      dirs.push_back(&f);
       continue;
     }
     std::optional<roo::FileMeta> own = s.opened.view->entry_as_here(f);
     if (!own || own->is_dir) return std::nullopt;  // not what the directory's metadata promised: list it after all
     out.push_back(std::move(*own));
   }
+  // Each listed once, the live one; the snapshot's, the same inode under the same name, is merged when it is listed.
+  for (const roo::FileMeta* d : dirs) s.dirs.emplace(d->path, *d);
   return out;
 }
 
@@ -122,7 +135,12 @@ std::vector<roo::FileMeta> SnapshotMergingView::list_dir(const roo::FileMeta& di
     std::optional<std::vector<roo::FileMeta>> entries;
     if (!dir.snapshot && dir.inode && sdir->inode == dir.inode && same_directory(s, *dir.inode))
       entries = unchanged_entries(s, out, live_count);
-    if (!entries) entries = s.opened.view->list_dir(*sdir);
+    if (entries) {
+      ++s.counts.dirs_unchanged;
+    } else {
+      entries = s.opened.view->list_dir(*sdir);
+      ++s.counts.dirs_listed;
+    }
     for (roo::FileMeta& e : *entries) {
       if (!e.name_allocated) continue;  // not a name the snapshot holds
       std::vector<size_t> same_name;    // the copies already listed under this name (live or snapshot)
@@ -176,6 +194,8 @@ SnapshotMergingView::Counts SnapshotMergingView::counts() const {
     all.listed += s.counts.listed;
     all.same_extents += s.counts.same_extents;
     all.opened += s.counts.opened;
+    all.dirs_listed += s.counts.dirs_listed;
+    all.dirs_unchanged += s.counts.dirs_unchanged;
   }
   return all;
 }

@@ -54,9 +54,11 @@ class SnapshotMergingView : public roo::FileSystemView {
   std::vector<std::string> errors() const override;
 
   // Snapshot files so far: listed as copies of their own, not listed (same extents as a listed copy), and opened
-  // (their bytes read, once or more: each file counts once).
+  // (their bytes read, once or more: each file counts once); and the snapshot's directories merged so far, listed
+  // or, holding the live directory's names (same_directory), not listed.
   struct Counts {
     int64_t listed = 0, same_extents = 0, opened = 0;
+    int64_t dirs_listed = 0, dirs_unchanged = 0;
   };
   // Of all snapshots, and of each (in the order given).
   Counts counts() const;

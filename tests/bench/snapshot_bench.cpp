@@ -159,10 +159,11 @@ int main(int argc, char** argv) {
               argv[1], vol.name.c_str(), vol.snapshots.size(), repeats);
   auto line = [&](const std::string& what, const Figures& f) {
     std::printf("  %-14s %8.4f s (opening %.4f s)  %4lld rows  snapshot files listed %lld, not listed (same "
-                "extents) %lld, opened %lld\n",
+                "extents) %lld, opened %lld; snapshot directories listed %lld, not listed (the live one's) %lld\n",
                 what.c_str(), f.seconds, f.opening, static_cast<long long>(f.rows),
                 static_cast<long long>(f.counts.listed), static_cast<long long>(f.counts.same_extents),
-                static_cast<long long>(f.counts.opened));
+                static_cast<long long>(f.counts.opened), static_cast<long long>(f.counts.dirs_listed),
+                static_cast<long long>(f.counts.dirs_unchanged));
   };
   line("0 snapshots", none);
   line(std::to_string(vol.snapshots.size()) + " snapshots", all);

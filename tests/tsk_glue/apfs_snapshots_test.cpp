@@ -21,21 +21,24 @@ const std::string kSnapshot = "com.apple.TimeMachine.2026-04-23-080000.local";
 const std::string kFrank = "/Users/frank/Library/Application Support";
 const std::string kRoot = "/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
 
-std::unique_ptr<FileSystemView> data_volume(Image& image) {
+// The pool volume at `block` (0: the first one) of the image, opened as evidence `evidence`.
+std::unique_ptr<FileSystemView> pool_volume(Image& image, const std::string& evidence, uint64_t block) {
   for (const Partition& p : image.partitions())
     if (p.container)
       for (const PoolVolume& v : p.container->volumes)
-        if (v.block == 1076) {
+        if (v.block == block || block == 0) {
           Partition volume = p;
           volume.pool_volume = v;
           std::string why;
-          auto view = image.open_fs(volume, "macos-apfs-snap.E01", &why);
+          auto view = image.open_fs(volume, evidence, &why);
           EXPECT_TRUE(view) << why;
           return view;
         }
-  ADD_FAILURE() << "no volume at block 1076";
+  ADD_FAILURE() << "no volume at block " << block;
   return nullptr;
 }
+
+std::unique_ptr<FileSystemView> data_volume(Image& image) { return pool_volume(image, "macos-apfs-snap.E01", 1076); }
 
 // The directory at path, reached name by name from the root through the view's listings.
 FileMeta walk(FileSystemView& view, const std::string& path) {
@@ -195,20 +198,7 @@ class RenamedSinceTheSnapshot : public ::testing::Test {
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
   }
 
-  std::unique_ptr<FileSystemView> open_data_volume(Image& image) {
-    for (const Partition& p : image.partitions())
-      if (p.container)
-        for (const PoolVolume& v : p.container->volumes) {
-          Partition volume = p;
-          volume.pool_volume = v;
-          std::string why;
-          auto view = image.open_fs(volume, "volume.apfs", &why);
-          EXPECT_TRUE(view) << why;
-          return view;
-        }
-    ADD_FAILURE() << "no APFS volume";
-    return nullptr;
-  }
+  std::unique_ptr<FileSystemView> open_data_volume(Image& image) { return pool_volume(image, "volume.apfs", 0); }
 
   test::TempDir tmp_;
   std::string image_;

@@ -77,7 +77,10 @@ std::optional<roo::FileMeta> SnapshotMergingView::snapshot_dir(Snapshot& s, cons
 // files are opened, by number, for their extents (a file written in place changes its inode, not its directory). An
 // added or removed entry is seen even where the times lie (the number of children differs); a rename within the
 // directory is seen through its times only. Anything else the snapshot holds differently (a name's inode missing,
-// or a directory where the live one has a file) falls back to listing it.
+// or a directory where the live one has a file) falls back to listing it. With the snapshots opened on the live
+// volume's pool (apfs_pool.h reopen_pool_volume), this took the bench's 24-snapshot volume from 8 times a scan without
+// snapshots to 4.4-5.9 times; with 20,000 ordinary files added it costs 9-13 times (tests/bench/README.md "APFS
+// snapshots": what is left is a metadata read per directory and file searched, per snapshot).
 bool SnapshotMergingView::same_directory(Snapshot& s, uint64_t inode) {
   auto live = live_dir_states_.find(inode);
   if (live == live_dir_states_.end()) live = live_dir_states_.emplace(inode, live_->dir_state(inode)).first;

@@ -154,7 +154,7 @@ TEST(ApfsSnapshots, CountsSayWhatTheSnapshotListedFoldedAndOpened) {
 // dir: task-a renamed to task-b since the snapshot (so the tasks dir, holding one entry in both states, has a later
 // modified time live, as a rename gives it), and task-c's ui_messages.json rewritten in place (its directory's
 // metadata the same in both states). Every entry's times are given (TIMES.tsv), so nothing else differs.
-class RenamedSinceTheSnapshot : public ::testing::Test {
+class ApfsSnapshotsWrittenHere : public ::testing::Test {
  protected:
   static constexpr const char* kTasks =
       "/Users/frank/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks";
@@ -204,7 +204,7 @@ class RenamedSinceTheSnapshot : public ::testing::Test {
   std::string image_;
 };
 
-TEST_F(RenamedSinceTheSnapshot, TheOldNameIsListedFromTheSnapshot) {
+TEST_F(ApfsSnapshotsWrittenHere, TheOldNameIsListedFromTheSnapshot) {
   auto image = Image::open({image_});
   auto view = open_data_volume(*image);
   ASSERT_TRUE(view);
@@ -225,7 +225,7 @@ TEST_F(RenamedSinceTheSnapshot, TheOldNameIsListedFromTheSnapshot) {
   EXPECT_TRUE(renamed[0].same_in_snapshots.empty());
 }
 
-TEST_F(RenamedSinceTheSnapshot, AFileRewrittenInAnUnchangedDirectoryIsListedTwice) {
+TEST_F(ApfsSnapshotsWrittenHere, AFileRewrittenInAnUnchangedDirectoryIsListedTwice) {
   auto image = Image::open({image_});
   auto view = open_data_volume(*image);
   ASSERT_TRUE(view);

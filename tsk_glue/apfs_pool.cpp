@@ -136,6 +136,22 @@ PoolVolumeFs open_pool_volume(TSK_IMG_INFO* img, uint64_t offset, uint64_t block
   return out;
 }
 
+PoolVolumeFs reopen_pool_volume(const std::shared_ptr<void>& keep, uint64_t offset, std::string* why) {
+  PoolVolumeFs out;
+  const auto* handles = static_cast<const PoolHandles*>(keep.get());
+  if (!handles || !handles->pool_img) {
+    if (why) *why = "the volume's pool is not open";
+    return out;
+  }
+  out.fs = tsk_fs_open_img_decrypt(handles->pool_img, static_cast<TSK_OFF_T>(offset), TSK_FS_TYPE_APFS, "");
+  if (!out.fs) {
+    if (why) *why = take_error("libtsk cannot open the volume");
+    return out;
+  }
+  out.keep = keep;
+  return out;
+}
+
 std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t offset, std::string* why) {
   const TSK_POOL_INFO* pool = tsk_pool_open_img_sing(img, static_cast<TSK_OFF_T>(offset), TSK_POOL_TYPE_APFS);
   if (!pool) {

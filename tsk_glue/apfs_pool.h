@@ -42,5 +42,10 @@ struct PoolVolumeFs {
 const void* pool_of(const std::shared_ptr<void>& keep);
 PoolVolumeFs open_pool_volume(TSK_IMG_INFO* img, uint64_t offset, uint64_t block, const std::string& password,
                               std::string* why);
+// The volume of an opened pool volume (its `keep`) opened once more, on the same pool and pool image, which the
+// result's keep shares: what a volume's snapshots are opened on. libtsk's pool caches the container's blocks, and a
+// pool image holds a 2 MiB read cache that tsk_img_malloc zeroes, so opening a pool per snapshot costs each
+// snapshot that zeroing and a cold cache of the blocks the live volume and its snapshots share.
+PoolVolumeFs reopen_pool_volume(const std::shared_ptr<void>& keep, uint64_t offset, std::string* why);
 
 }  // namespace roo::tsk

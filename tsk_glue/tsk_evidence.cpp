@@ -656,6 +656,7 @@ std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition&
   if (v.snapshots.empty())
     return std::make_unique<TskFileSystemView>(img_, opened.fs, std::move(vol), std::move(errors),
                                                std::move(opened.keep));
+  const std::shared_ptr<void> pool_keep = opened.keep;  // the snapshots are opened on the live volume's pool
   auto live = std::make_unique<TskFileSystemView>(img_, opened.fs, vol, std::vector<std::string>{},
                                                   std::move(opened.keep));
   // Its snapshots, newest first: each an older state of the volume whose differing files are read too
@@ -670,7 +671,7 @@ std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition&
       continue;
     }
     std::string snap_why;
-    auto view = open_pool_volume_snapshot(img_, p.offset_bytes, v.block, s->xid, vol, &snap_why);
+    auto view = open_pool_volume_snapshot(img_, pool_keep, p.offset_bytes, s->xid, vol, &snap_why);
     if (!view) {
       errors.push_back("snapshot " + s->name + " (xid " + std::to_string(s->xid) + "): " + snap_why);
       continue;

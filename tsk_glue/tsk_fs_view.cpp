@@ -340,6 +340,41 @@ std::unique_ptr<ByteSource> TskFileSystemView::open(const FileMeta& file) {
   return std::make_unique<TskByteSource>(fs_, f, size, typed, type, id);
 }
 
+std::optional<std::string> TskFileSystemView::dir_state(uint64_t inode) {
+  TSK_FS_FILE* f = tsk_fs_file_open_meta(fs_->fs, nullptr, static_cast<TSK_INUM_T>(inode));
+  std::optional<std::string> out;
+  if (f && f->meta && TSK_FS_IS_DIR_META(f->meta->type)) {
+    const TSK_FS_META* m = f->meta;
+    out = std::to_string(static_cast<int>(m->type)) + " " + std::to_string(m->size) + " " + std::to_string(m->nlink) +
+          " " + std::to_string(static_cast<int>(m->mode)) + " " + std::to_string(m->uid) + ":" +
+          std::to_string(m->gid) + " " + std::to_string(m->mtime) + "." + std::to_string(m->mtime_nano) + " " +
+          std::to_string(m->ctime) + "." + std::to_string(m->ctime_nano);
+  }
+  tsk_error_reset();
+  if (f) tsk_fs_file_close(f);
+  return out;
+}
+
+std::optional<FileMeta> TskFileSystemView::entry_as_here(const FileMeta& named) {
+  if (!named.inode) return std::nullopt;
+  TSK_FS_FILE* file = tsk_fs_file_open_meta(fs_->fs, nullptr, static_cast<TSK_INUM_T>(*named.inode));
+  if (!file || !file->meta || !(file->meta->flags & TSK_FS_META_FLAG_ALLOC)) {
+    tsk_error_reset();
+    if (file) tsk_fs_file_close(file);
+    return std::nullopt;
+  }
+  FileMeta m;
+  m.name = named.name;
+  m.path = named.path;
+  m.inode = named.inode;
+  m.name_allocated = true;
+  m.recovery = Recovery::allocated;
+  fill_from_meta(m, file, *fs_, true);
+  if (keep_extents_ && !m.is_dir) extents_[*m.inode] = extents_text(file, *m.inode);
+  tsk_fs_file_close(file);
+  return m;
+}
+
 std::optional<std::string> TskFileSystemView::extents_of(const FileMeta& file) {
   if (!file.inode) return std::nullopt;
   if (auto it = extents_.find(*file.inode); it != extents_.end()) return it->second;

@@ -42,6 +42,16 @@ class TskFileSystemView : public roo::FileSystemView {
   // the same bytes: APFS never writes a block that a snapshot still holds (copy-on-write). Nothing when the file's
   // metadata cannot be read.
   std::optional<std::string> extents_of(const roo::FileMeta& file);
+  // A directory's own metadata as one comparable string: its type, size, link count (an APFS directory's number of
+  // children, j_inode_val_t nchildren), mode, owner, and modified and changed times. Two equal answers on two states
+  // of one APFS volume say the directory holds the same names: adding, removing or renaming an entry changes its
+  // number of children or its modified and changed times (apfs_snapshots.cpp says why). Nothing when its metadata
+  // cannot be read or it is not a directory.
+  std::optional<std::string> dir_state(uint64_t inode);
+  // The allocated name `named` (a name, path and metadata address, from another view of the same volume) as this view
+  // would list it: this view's metadata of that address, its extents kept when keep_extents() is on. Nothing when
+  // this view has no file or directory there.
+  std::optional<roo::FileMeta> entry_as_here(const roo::FileMeta& named);
   // From now on, list_dir keeps the extents of the allocated files it lists (their metadata is open then), so
   // extents_of need not open them again: for the views an APFS snapshot merge compares.
   void keep_extents() { keep_extents_ = true; }

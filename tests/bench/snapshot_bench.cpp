@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "snapshot_bench: %s\n", why.c_str());
         std::exit(1);
       }
+      const std::shared_ptr<void> pool_keep = live.keep;
       auto live_view = std::make_unique<roo::tsk::TskFileSystemView>(img, live.fs, info, std::vector<std::string>{},
                                                                      std::move(live.keep));
       std::unique_ptr<roo::FileSystemView> view;
@@ -126,7 +127,7 @@ int main(int argc, char** argv) {
       } else {
         std::vector<roo::tsk::OpenedSnapshot> opened;
         for (const roo::tsk::PoolVolume::Snapshot* s : newest_first) {
-          auto v = roo::tsk::open_pool_volume_snapshot(img, part->offset_bytes, vol.block, s->xid, info, &why);
+          auto v = roo::tsk::open_pool_volume_snapshot(img, pool_keep, part->offset_bytes, s->xid, info, &why);
           if (!v) {
             std::fprintf(stderr, "snapshot_bench: snapshot %s: %s\n", s->name.c_str(), why.c_str());
             std::exit(1);
@@ -158,10 +159,11 @@ int main(int argc, char** argv) {
               argv[1], vol.name.c_str(), vol.snapshots.size(), repeats);
   auto line = [&](const std::string& what, const Figures& f) {
     std::printf("  %-14s %8.4f s (opening %.4f s)  %4lld rows  snapshot files listed %lld, not listed (same "
-                "extents) %lld, opened %lld\n",
+                "extents) %lld, opened %lld; snapshot directories listed %lld, not listed (the live one's) %lld\n",
                 what.c_str(), f.seconds, f.opening, static_cast<long long>(f.rows),
                 static_cast<long long>(f.counts.listed), static_cast<long long>(f.counts.same_extents),
-                static_cast<long long>(f.counts.opened));
+                static_cast<long long>(f.counts.opened), static_cast<long long>(f.counts.dirs_listed),
+                static_cast<long long>(f.counts.dirs_unchanged));
   };
   line("0 snapshots", none);
   line(std::to_string(vol.snapshots.size()) + " snapshots", all);

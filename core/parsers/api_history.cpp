@@ -287,6 +287,10 @@ class ApiHistoryParser {
     size_t& used = ui_words_used_[it->first];
     if (used >= it->second.size()) return r;
     const UiTurnTimes::Mark& mark = it->second[used++];
+    if (!mark.typed.empty()) {  // the words as typed, where Roo quoted the URL mentions it sent
+      r.text = mark.typed;
+      remember(mark.typed);
+    }
     r.time_ms = mark.ts;
     r.time_source = "ui.ts";
     for (auto f = r.fields.begin(); f != r.fields.end(); ++f)

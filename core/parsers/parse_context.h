@@ -38,13 +38,16 @@ struct UiTurnTimes {
   struct Mark {
     int64_t ts = 0;
     int64_t ui_index = 0;
+    // For user_words keyed by the words as Roo sent them (transcript::url_mentions_as_sent): the words as typed.
+    std::string typed;
   };
   std::vector<Mark> request_starts;                 // each api_req_started, in order
   std::vector<std::optional<Mark>> replies;         // the first other timed record after each of them
   std::map<int64_t, Mark> by_history_index;         // the first record of each conversationHistoryIndex
   // The ui records of the user's own words, which time the api rows of the same words (docs/row-contract.md "Which
   // record times a row"): the first say:"text" (the prompt, Cline.ts startTask at v3.3.26, Task.ts startTask at
-  // v3.52.1) and every say:"user_feedback", keyed by the sha256 of the trimmed text, in file order.
+  // v3.52.1) and every say:"user_feedback", keyed by the sha256 of the trimmed text, in file order; a text with URL
+  // mentions also by the sha256 of the text as Roo sent it, whose api copy then takes the typed words back.
   std::map<std::string, std::vector<Mark>> user_words;
 };
 

@@ -772,6 +772,48 @@ std::string typed_words(std::string_view recorded, const std::vector<Mention>& f
   return out;
 }
 
+std::optional<std::string> url_mentions_as_sent(std::string_view t) {
+  std::optional<std::string> out;
+  size_t copied = 0;
+  for (size_t at = t.find('@'); at != npos; at = t.find('@', at + 1)) {
+    if (at > 0 && !is_space(t[at - 1])) continue;  // (?:^|(?<=\s))(?<!\\)@
+    size_t i = at + 1;                                // \w+://
+    while (i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_')) ++i;
+    if (i == at + 1 || t.compare(i, 3, "://") != 0) continue;
+    i += 3;
+    // (?:[^\s\\]|\\ )+? then (?=[.,;:!?]?(?=\s|$)): the shortest body after which the lookahead holds.
+    const auto ends_here = [&](size_t j) {
+      if (j == t.size() || is_space(t[j])) return true;
+      return std::string_view(".,;:!?").find(t[j]) != npos && (j + 1 == t.size() || is_space(t[j + 1]));
+    };
+    size_t end = npos;
+    for (size_t j = i; j < t.size();) {
+      if (t[j] == '\\') {
+        if (j + 1 < t.size() && t[j + 1] == ' ') {
+          j += 2;
+        } else {
+          break;  // a backslash not escaping a space: no mention here
+        }
+      } else if (is_space(t[j])) {
+        break;
+      } else {
+        ++j;
+      }
+      if (ends_here(j)) {
+        end = j;
+        break;
+      }
+    }
+    if (end == npos) continue;
+    if (!out) out.emplace();
+    out->append(t.substr(copied, at - copied)).append("'").append(t.substr(at + 1, end - at - 1)).append("'");
+    copied = end;
+    at = end - 1;
+  }
+  if (out) out->append(t.substr(copied));
+  return out;
+}
+
 std::optional<MentionSplit> split_mentions(std::string_view text, const std::vector<Mention>& file_blocks) {
   std::optional<MentionSplit> split = split_tail(text);
   if (!split) {

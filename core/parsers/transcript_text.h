@@ -113,6 +113,12 @@ std::optional<MentionSplit> split_mentions(std::string_view text, const std::vec
 std::optional<MentionSplit> split_reply_mentions(std::string_view text, const std::vector<Mention>& file_blocks = {});
 // The words the user typed of a text Roo rewrote: its sentences and each file block's `'path'` back to @mentions.
 std::string typed_words(std::string_view recorded, const std::vector<Mention>& file_blocks);
+// The user's words as Roo v3.48.0+ sends them to the model: each URL mention `@https://…` quoted `'https://…'`, its
+// page not fetched (parseMentions, src/core/mentions/index.ts v3.48.0 … v3.52.1; the mention as mentionRegex of
+// src/shared/context-mentions.ts v3.52.1 finds it). No block follows, so the api copy alone cannot tell a quoted URL
+// from one the user quoted; the ui record of the words (say:"text", say:"user_feedback") can. Nothing when `typed`
+// holds no URL mention.
+std::optional<std::string> url_mentions_as_sent(std::string_view typed);
 
 // v3.46.0+ form (parseMentions' contentBlocks, src/core/mentions/index.ts v3.46.0 … v3.52.1; processUserContentMentions
 // puts each right after the user's text as a text block of its own): "[read_file for 'P']\n…" for a file (its body,

@@ -4,6 +4,7 @@
 #include <rapidjson/document.h>
 
 #include "core/parsers/parsers.h"
+#include "core/parsers/transcript_text.h"
 #include "core/sha256.h"
 #include "core/text_util.h"
 
@@ -472,7 +473,14 @@ UiTurnTimes read_ui_turn_times(HashingStream& in) {
     if (!ts || !is_js_time(*ts)) continue;
     const UiTurnTimes::Mark mark{*ts, rec.index};
     if (first_text || say == std::optional<std::string>("user_feedback"))
-      if (auto text = get_string(rec.doc, "text")) out.user_words[sha256_hex(trim(*text))].push_back(mark);
+      if (auto text = get_string(rec.doc, "text")) {
+        out.user_words[sha256_hex(trim(*text))].push_back(mark);
+        if (auto sent = transcript::url_mentions_as_sent(*text)) {
+          UiTurnTimes::Mark as_sent = mark;
+          as_sent.typed = std::move(*text);
+          out.user_words[sha256_hex(trim(*sent))].push_back(std::move(as_sent));
+        }
+      }
     if (auto h = get_int(rec.doc, "conversationHistoryIndex")) out.by_history_index.emplace(*h, mark);
     if (get_string(rec.doc, "say") == std::optional<std::string>("api_req_started")) {
       out.request_starts.push_back(mark);

@@ -443,6 +443,33 @@ TEST(Mentions, CurrentFormFileBlocksAreRowsAndThePromptIsOneRow_row_contract) {
   EXPECT_TRUE(u.rows.rows.empty());  // the ui's prompt folds into the one user row
 }
 
+// A URL mention of v3.48.0+ is sent only quoted, its page not fetched (parseMentions, src/core/mentions/index.ts
+// v3.52.1: `'${mention}'`), so no block tells it from a quote the user typed: the ui record of the prompt does, and
+// the prompt is still one user row of the typed words, timed by that record.
+TEST(Mentions, AQuotedUrlMentionIsTheTypedMentionWhenTheUiRecordSaysSo_row_contract) {
+  const std::string ui_bytes =
+      R"([{"ts":100,"type":"say","say":"text","text":"Style of @https://peps.python.org/pep-0008/, see 'https://x.org'"},)"
+      R"({"ts":300,"type":"say","say":"user_feedback","text":"Use 'https://y.org' as written"}])";
+  const UiTurnTimes ui = turns_of(ui_bytes);
+  ParserHarness h;
+  ConversationTexts texts;
+  run_api_beside_ui(
+      h,
+      R"([{"role":"user","content":[{"type":"text","text":"<user_message>\nStyle of 'https://peps.python.org/pep-0008/', see 'https://x.org'\n</user_message>"}],"ts":150},)"
+      R"({"role":"user","content":[{"type":"text","text":"<user_message>\nUse 'https://y.org' as written\n</user_message>"}],"ts":350}])",
+      ui, &texts);
+  ASSERT_EQ(kinds(h), (std::vector<std::string>{"user_message", "user_message"}));
+  // Only the URL the user mentioned becomes @ again; the one typed in quotes stays quoted.
+  EXPECT_EQ(h.rows.str(0, "text"), "Style of @https://peps.python.org/pep-0008/, see 'https://x.org'");
+  EXPECT_EQ(h.rows.str(0, "time_source"), "ui.ts");
+  EXPECT_EQ(h.rows.rows[0]["time_from_ui_record"].GetInt(), 0);
+  EXPECT_EQ(h.rows.str(1, "text"), "Use 'https://y.org' as written");
+  EXPECT_EQ(h.rows.rows[1]["time_from_ui_record"].GetInt(), 1);
+  ParserHarness u;
+  run_ui(u, ui_bytes, &texts);
+  EXPECT_TRUE(u.rows.rows.empty());  // both ui records fold into the api rows
+}
+
 // A follow-up answer of v3.52.1 (AskFollowupQuestionTool.ts): "<user_message>…" as a tool_result, which
 // processUserContentMentions turns into parts: the words, then each file block. The result keeps the words part,
 // the answer is a user row of the typed words, each expansion a row with part_index.

@@ -939,6 +939,25 @@ TEST(RooTexts, AnOpeningWithoutItsPhraseIsNotRoos_row_contract) {
 
 // ---- the v3.46.0+ form: file and folder mentions as blocks of their own (src/core/mentions/index.ts v3.52.1) ----
 
+// mentionRegex (src/shared/context-mentions.ts v3.52.1) decides what is a URL mention: after the start or a
+// space, a scheme and ://, the shortest run without spaces or unescaped backslashes that ends before a space or the
+// end, one trailing .,;:!? left out; parseMentions then quotes it (src/core/mentions/index.ts v3.52.1).
+TEST(Mentions, UrlMentionsAreQuotedAsRooSendsThem_row_contract) {
+  EXPECT_EQ(url_mentions_as_sent("see @https://a.org/x"), std::optional<std::string>("see 'https://a.org/x'"));
+  EXPECT_EQ(url_mentions_as_sent("@http://a.org, and @ftp://b/c."),
+            std::optional<std::string>("'http://a.org', and 'ftp://b/c'."));
+  EXPECT_EQ(url_mentions_as_sent("at @https://a.org/?q=1!\nnext"), std::optional<std::string>("at 'https://a.org/?q=1'!\nnext"));
+  // An escaped space stays in the mention; a punctuation mark inside it too.
+  EXPECT_EQ(url_mentions_as_sent("@file://my\\ docs/a.b c"), std::optional<std::string>("'file://my\\ docs/a.b' c"));
+  // Not mentions: glued to a word, no scheme, nothing after ://, a plain backslash, a file path (not a URL).
+  EXPECT_EQ(url_mentions_as_sent("mail@https://a.org"), std::nullopt);
+  EXPECT_EQ(url_mentions_as_sent("@a.org/x"), std::nullopt);
+  EXPECT_EQ(url_mentions_as_sent("@https:// x"), std::nullopt);
+  EXPECT_EQ(url_mentions_as_sent("@https://a\\b"), std::nullopt);
+  EXPECT_EQ(url_mentions_as_sent("@/src/a.py"), std::nullopt);
+  EXPECT_EQ(url_mentions_as_sent(""), std::nullopt);
+}
+
 TEST(Mentions, ReadFileBlocksNameTheirPath_row_contract) {
   auto file = read_file_mention("[read_file for 'src/a.py']\nFile: src/a.py\n1 | x = 1");
   ASSERT_TRUE(file);

@@ -73,6 +73,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check(!reply->mentions.empty() && reply->words_end < size);
     for (const Mention& m : reply->mentions) check(text.find(m.content, reply->words_end) != std::string_view::npos);
   }
+  // URL mentions as Roo sends them: each '@' of one gives way to two quotes and nothing else changes, so the text
+  // grows, and without quotes and '@'s the two are the same.
+  if (auto sent = url_mentions_as_sent(text)) {
+    const auto bare = [](std::string_view t) {
+      std::string out;
+      for (char c : t)
+        if (c != '\'' && c != '@') out += c;
+      return out;
+    };
+    check(sent->size() > size && bare(*sent) == bare(text));
+  }
   // A text of Roo's names its table entry, and has user words only where that entry reads some.
   if (ut.kind == UserTextKind::roo_text)
     check(ut.roo_text && ut.roo_text->in == RooText::In::user_turn &&

@@ -18,8 +18,10 @@ int rank(const roo::FileMeta& f) { return f.name_allocated ? 0 : f.snapshot ? 1 
 
 std::unique_ptr<TskFileSystemView> open_pool_volume_snapshot(std::shared_ptr<TSK_IMG_INFO> img, uint64_t offset,
                                                              uint64_t block, uint64_t xid,
-                                                             const roo::VolumeInfo& volume, std::string* why) {
-  PoolVolumeFs opened = open_pool_volume(img.get(), offset, block, "", why);
+                                                             const roo::VolumeInfo& volume, std::string* why,
+                                                             const ApfsVolumeKey* key) {
+  PoolVolumeFs opened = key ? open_filevault_volume(img.get(), offset, block, *key, why)
+                            : open_pool_volume(img.get(), offset, block, "", why);
   if (!opened.fs) return nullptr;
   if (tsk_apfs_set_snapshot(opened.fs, xid) != 0) {
     if (why) *why = take_error("libtsk cannot read the volume as of it");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/evidence.h"
+#include "tsk_glue/apfs_filevault.h"
 #include "tsk_glue/tsk_evidence.h"
 #include "tsk_glue/tsk_fs_view.h"
 
@@ -23,10 +24,12 @@ struct OpenedSnapshot {
   std::unique_ptr<TskFileSystemView> view;
 };
 
-// Opens volume `block` of the container at `offset` as of snapshot `xid`; null and *why when libtsk cannot.
+// Opens volume `block` of the container at `offset` as of snapshot `xid`; null and *why when libtsk cannot. An
+// encrypted volume's `key` (given) opens it decrypted, as its live state (apfs_filevault.h open_filevault_volume).
 std::unique_ptr<TskFileSystemView> open_pool_volume_snapshot(std::shared_ptr<TSK_IMG_INFO> img, uint64_t offset,
                                                              uint64_t block, uint64_t xid,
-                                                             const roo::VolumeInfo& volume, std::string* why);
+                                                             const roo::VolumeInfo& volume, std::string* why,
+                                                             const ApfsVolumeKey* key = nullptr);
 
 // The snapshot as the rows name it: its creation time from nanoseconds since 1970.
 roo::SnapshotRef snapshot_ref(const PoolVolume::Snapshot& s);

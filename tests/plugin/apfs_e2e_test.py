@@ -125,6 +125,32 @@ def fls_inodes(img, sector, block):
     return out
 
 
+def check_snapshot_only_task(test, rows, report):
+    """frank's Cursor task 019db70c, only in the snapshot of the Data volume's trees (fixtures/README.md "Snapshot"):
+    a deleted task recovered from it, the six kinds its files give, its task row saying its directory is gone, every
+    row naming the snapshot, its sources the snapshot's files (inodes 55 and 56) with the tree's bytes, and its two
+    files listed read from the snapshot."""
+    task = [r for r in rows if r["session_id"] == SNAP_TASK]
+    test.assertEqual(sorted(r["kind"] for r in task),
+                     sorted(["task", "permission_mode", "user_message", "api_request", "assistant_message",
+                             "completion_prompt"]))
+    head = next(r for r in task if r["kind"] == "task")
+    test.assertEqual((head["text"], head["task_dir_present"], head["task_dir_deleted"]),
+                     ("What does src/middleware/requestId.js do?", False, True))
+    tree = os.path.join(REPO, "fixtures", "trees", "macos-apfs", "data", SNAP_TASK_DIR)
+    for r in task:
+        s = r["source"]
+        test.assertEqual((s["recovery"], s["name_allocated"], s["snapshot"]), ("snapshot", False, SNAPSHOT))
+        name = os.path.basename(s["path"])
+        test.assertEqual(s["path"], "/" + SNAP_TASK_DIR + "/" + name)
+        test.assertEqual(s["inode"], {"history_item.json": 55, "ui_messages.json": 56}[name])
+        with open(os.path.join(tree, name), "rb") as f:
+            test.assertEqual(s["sha256"], hashlib.sha256(f.read()).hexdigest())
+    parsed = [f for f in report_files(report) if SNAP_TASK in f["path"]]
+    test.assertEqual(sorted((os.path.basename(f["path"]), f.get("snapshot")) for f in parsed),
+                     [("history_item.json", SNAPSHOT["name"]), ("ui_messages.json", SNAPSHOT["name"])])
+
+
 class ApfsMac(unittest.TestCase):
     """The APFS fixtures apfs_put.py writes (fixtures/README.md "APFS fixtures"): a bare container holding the macos
     tree, and a GPT Mac disk (EFI system partition + a container with System, Data and Preboot volumes). The values
@@ -230,28 +256,10 @@ class ApfsMac(unittest.TestCase):
     def test_snapshot_only_task_is_a_recovered_deleted_task(self):
         img = apfs_image("macos-apfs-snap.E01")
         _, rows, report = self.run_tool(img)
-        task = [r for r in rows if r["session_id"] == SNAP_TASK]
-        self.assertEqual(sorted(r["kind"] for r in task),
-                         sorted(["task", "permission_mode", "user_message", "api_request", "assistant_message",
-                                 "completion_prompt"]))
-        head = next(r for r in task if r["kind"] == "task")
-        self.assertEqual((head["text"], head["task_dir_present"], head["task_dir_deleted"]),
-                         ("What does src/middleware/requestId.js do?", False, True))
-        tree = os.path.join(REPO, "fixtures", "trees", "macos-apfs", "data", SNAP_TASK_DIR)
-        for r in task:
-            s = r["source"]
-            self.assertEqual((s["recovery"], s["name_allocated"], s["snapshot"]), ("snapshot", False, SNAPSHOT))
-            name = os.path.basename(s["path"])
-            self.assertEqual(s["path"], "/" + SNAP_TASK_DIR + "/" + name)
-            self.assertEqual(s["inode"], {"history_item.json": 55, "ui_messages.json": 56}[name])
-            with open(os.path.join(tree, name), "rb") as f:
-                self.assertEqual(s["sha256"], hashlib.sha256(f.read()).hexdigest())
+        check_snapshot_only_task(self, rows, report)
         # The live volume has no such task: without -S, fls does not list it.
         self.assertNotIn(SNAP_TASK, tsk("fls", "-o", str(self.APFS_SECTOR), "-P", "apfs", "-B", "1076", "-r", "-p",
                                         img))
-        parsed = [f for f in report_files(report) if SNAP_TASK in f["path"]]
-        self.assertEqual(sorted((os.path.basename(f["path"]), f.get("snapshot")) for f in parsed),
-                         [("history_item.json", SNAPSHOT["name"]), ("ui_messages.json", SNAPSHOT["name"])])
         # No row of the snapshot's copies is counted as a deleted name of the live volume.
         self.assertEqual(sum(r["deleted_names_seen"] for p in report["partitions"]
                              for r in (p.get("scan") or {}).get("roots_found", [])), 0)
@@ -681,26 +689,9 @@ class ApfsFileVaultSnap(unittest.TestCase):
     # two states' paths in byte order, as there) with the tree's bytes.
     def test_snapshot_only_task_is_a_recovered_deleted_task(self):
         _, _, report, rows = self.run_tool("right", password=self.PASSWORD)
-        task = [r for r in rows if r["session_id"] == SNAP_TASK]
-        self.assertEqual(sorted(r["kind"] for r in task),
-                         sorted(["task", "permission_mode", "user_message", "api_request", "assistant_message",
-                                 "completion_prompt"]))
-        head = next(r for r in task if r["kind"] == "task")
-        self.assertEqual((head["text"], head["task_dir_present"], head["task_dir_deleted"]),
-                         ("What does src/middleware/requestId.js do?", False, True))
-        tree = os.path.join(REPO, "fixtures", "trees", "macos-apfs", "data", SNAP_TASK_DIR)
-        for r in task:
-            s = r["source"]
-            self.assertEqual((s["recovery"], s["name_allocated"], s["snapshot"], s["pool_volume"]),
-                             ("snapshot", False, SNAPSHOT, self.VOLUME))
-            name = os.path.basename(s["path"])
-            self.assertEqual(s["path"], "/" + SNAP_TASK_DIR + "/" + name)
-            self.assertEqual(s["inode"], {"history_item.json": 55, "ui_messages.json": 56}[name])
-            with open(os.path.join(tree, name), "rb") as f:
-                self.assertEqual(s["sha256"], hashlib.sha256(f.read()).hexdigest())
-        parsed = [f for f in report_files(report) if SNAP_TASK in f["path"]]
-        self.assertEqual(sorted((os.path.basename(f["path"]), f.get("snapshot")) for f in parsed),
-                         [("history_item.json", SNAPSHOT["name"]), ("ui_messages.json", SNAPSHOT["name"])])
+        check_snapshot_only_task(self, rows, report)
+        self.assertEqual({r["source"]["pool_volume"]["uuid"] for r in rows if r["session_id"] == SNAP_TASK},
+                         {self.VOLUME["uuid"]})
 
     # frank's Code task: its api history has the same extent in the snapshot, so it is folded (also_in names the
     # snapshot's copy, its report line same_extents_in_snapshots); its ui_messages.json differs (the older save of

@@ -125,6 +125,22 @@ def fls_inodes(img, sector, block):
     return out
 
 
+def rows_of_a_run(out, img):
+    subprocess.run([BINARY, "--quiet", img, "-o", out], check=True)
+    with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def comparable(r):
+    """A row without what says where it was read (evidence, image, volume, the container's offset, and the row id
+    they make)."""
+    r = json.loads(json.dumps(r))
+    for k in ("row_id", "evidence", "pool_volume", "image_paths", "partition_offset"):
+        r.pop(k, None)
+        r["source"].pop(k, None)
+    return r
+
+
 def check_snapshot_only_task(test, rows, report):
     """frank's Cursor task 019db70c, only in the snapshot of the Data volume's trees (fixtures/README.md "Snapshot"):
     a deleted task recovered from it, the six kinds its files give, its task row saying its directory is gone, every
@@ -492,17 +508,7 @@ class ApfsFileVault(unittest.TestCase):
         enc = self.volumes(report)["Macintosh HD"]
         self.assertEqual((enc["status"], enc["fs_type"]), ("parsed", "apfs"))
         self.spare_is_searched(report, rows)
-        plain_out = os.path.join(self.tmp, "plain")
-        subprocess.run([BINARY, "--quiet", apfs_image("macos-apfs.E01"), "-o", plain_out], check=True)
-        with open(os.path.join(plain_out, "rows.jsonl"), encoding="utf-8") as f:
-            plain = [json.loads(line) for line in f]
-
-        def comparable(r):
-            r = json.loads(json.dumps(r))
-            for k in ("row_id", "evidence", "pool_volume", "image_paths"):
-                r.pop(k, None)
-                r["source"].pop(k, None)
-            return r
+        plain = rows_of_a_run(os.path.join(self.tmp, "plain"), apfs_image("macos-apfs.E01"))
         mine = [comparable(r) for r in rows if r["source"]["pool_volume"]["name"] == "Macintosh HD"]
         self.assertGreater(len(plain), 20)
         self.assertEqual(mine, [comparable(r) for r in plain])
@@ -720,17 +726,7 @@ class ApfsFileVaultSnap(unittest.TestCase):
     # The same trees unencrypted (macos-apfs-snap.E01's Data volume) give the same rows, but for where they are.
     def test_rows_are_those_of_the_unencrypted_snapshot_fixture(self):
         _, _, _, rows = self.run_tool("right", password=self.PASSWORD)
-        plain_out = os.path.join(self.tmp, "plain")
-        subprocess.run([BINARY, "--quiet", apfs_image("macos-apfs-snap.E01"), "-o", plain_out], check=True)
-        with open(os.path.join(plain_out, "rows.jsonl"), encoding="utf-8") as f:
-            plain = [json.loads(line) for line in f]
-
-        def comparable(r):
-            r = json.loads(json.dumps(r))
-            for k in ("row_id", "evidence", "pool_volume", "image_paths", "partition_offset"):
-                r.pop(k, None)
-                r["source"].pop(k, None)
-            return r
+        plain = rows_of_a_run(os.path.join(self.tmp, "plain"), apfs_image("macos-apfs-snap.E01"))
         self.assertGreater(len(rows), 100)
         self.assertEqual([comparable(r) for r in rows], [comparable(r) for r in plain])
 

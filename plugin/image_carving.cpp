@@ -316,8 +316,8 @@ void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const Op
   const auto started = std::chrono::steady_clock::now();
   std::string why;
   // An unlocked encrypted volume's blocks are ciphertext as stored: they are carved decrypted with its key
-  // (docs/row-contract.md "Carved records": encrypted APFS volumes). Should no password unlock it here (it opened for
-  // the scan), nothing of it is carved, and its completeness statement says so (plugin/report.cpp).
+  // (docs/architecture.md "FileVault"). Should no password unlock it here (it opened for the scan), nothing of it
+  // is carved, and its completeness statement says so (plugin/report.cpp).
   std::shared_ptr<const tsk::ContainerDecryption> decryption;
   if (p.pool_volume && p.pool_volume->encrypted) {
     decryption = tsk::CarveSource::unlock(opts.image_paths, p.offset_bytes, p.pool_volume->uuid, opts.passwords, &why);

@@ -141,9 +141,11 @@ unsigned carving_threads(const RunOptions& opts) {
 
 // Carves the runs with `threads` workers, each with its own image handle, and hands the values to the emitter in
 // unit order (so in image order): at most threads + 1 units are held ahead of the emitter. Each worker hashes what
-// it finds and looks it up in `known` (sealed before the workers start), so the emitting thread need not.
+// it finds and looks it up in `known` (sealed before the workers start), so the emitting thread need not. With
+// `decryption`, the container's bytes are read decrypted with an unlocked volume's key.
 void carve_runs(const RunOptions& opts, const std::vector<tsk::CarveRun>& runs, const KnownRecords& known,
-                CarvedRecordEmitter& emitter, CarveStats& stats, const std::string& where) {
+                CarvedRecordEmitter& emitter, CarveStats& stats, const std::string& where,
+                std::shared_ptr<const tsk::ContainerDecryption> decryption = nullptr) {
   const std::vector<tsk::CarveUnit> units = tsk::carve_units(runs, kUnitBytes);
   uint64_t total = 0;
   for (const tsk::CarveRun& r : runs) total += r.length;
@@ -163,7 +165,7 @@ void carve_runs(const RunOptions& opts, const std::vector<tsk::CarveRun>& runs, 
 
   auto worker = [&]() {
     std::string why;
-    auto src = tsk::CarveSource::open(opts.image_paths, std::nullopt, &why);
+    auto src = tsk::CarveSource::open(opts.image_paths, std::nullopt, &why, std::nullopt, decryption);
     std::vector<char> buf(kReadBytes);
     for (;;) {
       size_t u;
@@ -311,15 +313,22 @@ static bool carves_container_free_blocks(const tsk::Partition& p) {
 void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const OpenView& open_view,
                        FileSystemView& view, const std::vector<RooFile>& files, RowSink& out, CarveStats& stats,
                        CarvedCopies* copies) {
-  // An encrypted volume's blocks are ciphertext as stored, and libtsk opens it only through roo-ingest's decryption
-  // (tsk_glue/apfs_filevault.h), which carving does not use: nothing of it is carved, and its completeness
-  // statement says so (plugin/report.cpp).
-  if (p.pool_volume && p.pool_volume->encrypted) return;
   const auto started = std::chrono::steady_clock::now();
   std::string why;
+  // An unlocked encrypted volume's blocks are ciphertext as stored: they are carved decrypted with its key
+  // (docs/architecture.md "FileVault"). Should no password unlock it here (it opened for the scan), nothing of it
+  // is carved, and its completeness statement says so (plugin/report.cpp).
+  std::shared_ptr<const tsk::ContainerDecryption> decryption;
+  if (p.pool_volume && p.pool_volume->encrypted) {
+    decryption = tsk::CarveSource::unlock(opts.image_paths, p.offset_bytes, p.pool_volume->uuid, opts.passwords, &why);
+    if (!decryption) {
+      stats.errors.push_back(why);
+      return;
+    }
+  }
   const std::optional<uint64_t> pool_block =
       p.pool_volume ? std::optional<uint64_t>(p.pool_volume->block) : std::nullopt;
-  auto src = tsk::CarveSource::open(opts.image_paths, p.offset_bytes, &why, pool_block);
+  auto src = tsk::CarveSource::open(opts.image_paths, p.offset_bytes, &why, pool_block, decryption);
   if (!src) {
     stats.errors.push_back(why);
     return;
@@ -330,11 +339,17 @@ void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const Op
   unalloc.file = pseudo_file("$Unallocated");
   unalloc.fs_offset = p.offset_bytes;
   unalloc.block_size = src->block_size();
-  // An APFS container's free blocks belong to no volume, and every volume sees the same ones: they are carved once,
-  // by the job of the container's first volume that is not encrypted, and their rows name no volume.
-  const bool carves_free_blocks = !p.pool_volume || carves_container_free_blocks(p);
-  stats.unallocated_of = !p.pool_volume ? "file system" : carves_free_blocks ? "apfs container" : "none";
-  if (p.pool_volume) unalloc.volume.pool_volume.reset();
+  // An APFS container's free blocks belong to no volume, and every volume sees the same ones: as stored, they are
+  // carved once, by the job of the container's first volume that is not encrypted, and their rows name no volume.
+  // Which volume a freed block was encrypted for cannot be told from it, so each unlocked encrypted volume's job
+  // carves all of them again decrypted with its key: only bytes that decrypt to records the carver accepts give
+  // rows, and those name that volume (ciphertext of another key, or plain bytes, decrypt to noise).
+  const bool carves_free_blocks = !p.pool_volume || decryption || carves_container_free_blocks(p);
+  stats.unallocated_of = !p.pool_volume      ? "file system"
+                         : decryption         ? "apfs container, decrypted"
+                         : carves_free_blocks ? "apfs container"
+                                              : "none";
+  if (p.pool_volume && !decryption) unalloc.volume.pool_volume.reset();
   regions.push_back(unalloc);
   std::vector<tsk::CarveRun> runs = carves_free_blocks ? src->unallocated_runs(0, &why) : std::vector<tsk::CarveRun>();
   if (!why.empty()) stats.errors.push_back(why);
@@ -386,7 +401,7 @@ void carve_file_system(const RunOptions& opts, const tsk::Partition& p, const Op
   if (copies) emitter.folds = &copies->folds;  // in image-offset order (the emitter's)
   emitter.read_by_scan = std::move(merged);
   carve_runs(opts, runs, known, emitter, stats,
-             "partition " + std::to_string(p.index) + " (" + view.volume().fs_type + ")");
+             "partition " + std::to_string(p.index) + " (" + view.volume().fs_type + ")", decryption);
   emitter.finish();
   if (copies) copies->regions = regions;
   stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

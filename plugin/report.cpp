@@ -211,9 +211,7 @@ struct Omission {
   std::string why;
 };
 
-// What an unlocked FileVault volume's statement skips: roo-ingest decrypts its live tree and files itself
-// (tsk_glue/apfs_filevault.h), which neither libtsk's snapshot reading nor the carving goes through.
-const char* const kEncryptedSnapshots = "the encrypted volume's local snapshots";
+// What an encrypted volume's statement skips with --deep when it was not carved decrypted (no password unlocked it).
 const char* const kEncryptedNotCarved = "the encrypted volume's freed blocks and its Roo files' slack";
 
 // What one partition's search covered (partitions[].completeness, docs/output-formats.md: every root and temp location
@@ -283,15 +281,17 @@ Completeness completeness_of(const RunReport& r, const std::optional<tsk::Partit
       c.skipped.push_back({"the volume's dataless local snapshots", dataless,
                            "they keep no file data (apfs_volume.snapshots); the others are read"});
   }
-  if (p && p->pool_volume && p->pool_volume->encrypted) {
-    c.skipped.push_back({kEncryptedSnapshots, std::nullopt,
-                         "not listed, not read: libtsk lists and reads the snapshots of a volume it opens itself, and "
-                         "it cannot decrypt one (built without OpenSSL); roo-ingest decrypts the live volume only"});
-    if (deep)
+  if (p && p->pool_volume && p->pool_volume->encrypted && deep) {
+    // Carved decrypted when a password unlocked the volume for its carving too (plugin/image_carving.cpp).
+    const rapidjson::Value* carving = carving_section(part);
+    const auto of = carving ? carving->FindMember("unallocated_of") : rapidjson::Value::ConstMemberIterator();
+    const bool decrypted = carving && of != carving->MemberEnd() && of->value.IsString() &&
+                           std::string(of->value.GetString()) == "apfs container, decrypted";
+    if (!decrypted)
       c.skipped.push_back({kEncryptedNotCarved, std::nullopt,
-                           "not carved: they are stored as AES-XTS ciphertext and carving reads the stored bytes; "
-                           "the container's free blocks are carved as stored by the job of its first volume that is "
-                           "not encrypted, if any"});
+                           "not carved: they are stored as AES-XTS ciphertext, and no password given unlocks the "
+                           "volume; the container's free blocks are carved as stored by the job of its first volume "
+                           "that is not encrypted, if any"});
   }
   if (!deep)
     c.skipped.push_back({"unallocated blocks, file slack and $OrphanFiles", std::nullopt,
@@ -447,7 +447,7 @@ void verification_json(Pretty& w, const RunReport& r) {
 std::string completeness_paragraph(const RunReport& r) {
   Completeness all;
   int64_t file_systems = 0, partitions_skipped = 0, partitions_failed = 0, skipped_deleted = 0, record_errors = 0,
-          problems = 0, encrypted_snapshots = 0, encrypted_not_carved = 0;
+          problems = 0, encrypted_not_carved = 0;
   int64_t unallocated_bytes = 0, unallocated_rows = 0, slack_bytes = 0, slack_rows = 0, gaps_carved = 0, gap_bytes = 0,
           gap_rows = 0;
   for (const auto& [p, part] : r.partitions) {
@@ -476,7 +476,6 @@ std::string completeness_paragraph(const RunReport& r) {
     all.files_parsed += c.files_parsed;
     for (const Omission& o : c.skipped) {
       if (o.what == "deleted names whose content was not read") skipped_deleted += o.count.value_or(0);
-      encrypted_snapshots += o.what == kEncryptedSnapshots;
       encrypted_not_carved += o.what == kEncryptedNotCarved;
     }
     for (const Omission& o : c.failed) {
@@ -498,7 +497,6 @@ std::string completeness_paragraph(const RunReport& r) {
   if (partitions_skipped) skipped += n(partitions_skipped, "partition(s) with no file system to search") + ", ";
   if (!r.deep) skipped += "unallocated blocks, file slack and $OrphanFiles (no --deep), ";
   if (skipped_deleted) skipped += n(skipped_deleted, "deleted name(s) whose content was not read") + ", ";
-  if (encrypted_snapshots) skipped += n(encrypted_snapshots, "encrypted volume(s)' snapshots (not listed)") + ", ";
   if (encrypted_not_carved)
     skipped += n(encrypted_not_carved, "encrypted volume(s)' freed blocks and file slack (not carved)") + ", ";
   skipped += "directories outside the catalog";
@@ -909,7 +907,10 @@ std::string carved_line(const rapidjson::Value& carving) {
     line += "unallocated blocks: none here (the APFS container's free blocks are carved with its first volume that "
             "is not encrypted)";
   else
-    line += std::string(whose == "apfs container" ? "the APFS container's free blocks " : "unallocated blocks ") +
+    line += std::string(whose == "apfs container"              ? "the APFS container's free blocks "
+                        : whose == "apfs container, decrypted" ? "the APFS container's free blocks, decrypted with "
+                                                                 "the volume's key, "
+                                                               : "unallocated blocks ") +
             n(int_of(carving, "unallocated_bytes"), "bytes") + ", " + n(int_of(carving, "unallocated_rows"), "row(s)");
   line += "; slack of the Roo files read " + n(int_of(carving, "slack_bytes"), "bytes") + ", " +
           n(int_of(carving, "slack_rows"), "row(s)");

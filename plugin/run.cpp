@@ -644,7 +644,7 @@ std::vector<PartitionJob> plan_jobs(const RunOptions& opts, std::unique_ptr<tsk:
   } else {
     report.evidence_kind = "image";
     report.evidence_paths = opts.image_paths;
-    const std::vector<tsk::Partition> partitions = image->partitions();  // first: it may add to the warnings
+    const std::vector<tsk::Partition> partitions = image->partitions(opts.passwords);  // first: it may add to the warnings
     report.image = image->info();
     for (const std::string& w : report.image->warnings) progress("warning: %s", w.c_str());
     progress("opened %s image %s (%llu bytes, %zu segment(s))", report.image->type.c_str(),

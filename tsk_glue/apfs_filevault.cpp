@@ -359,6 +359,18 @@ PoolVolumeFs open_filevault_volume(TSK_IMG_INFO* img, uint64_t offset, uint64_t 
   return opened;
 }
 
+bool apfs_decrypt_blocks(const ApfsVolumeKey& key, uint64_t first_block, uint32_t block_size, unsigned char* data,
+                         size_t len) {
+  if (block_size == 0 || block_size % kSector || len % block_size) return false;
+  Bytes key1(key.bytes, key.bytes + 16), key2(key.bytes + 16, key.bytes + 32);
+  auto plain = xts_decrypt(key1, key2, first_block * (block_size / kSector), Bytes(data, data + len));
+  OPENSSL_cleanse(key1.data(), key1.size());
+  OPENSSL_cleanse(key2.data(), key2.size());
+  if (!plain) return false;
+  std::memcpy(data, plain->data(), len);
+  return true;
+}
+
 std::string apfs_password_hint(TSK_IMG_INFO* img, uint64_t offset, const std::string& volume_uuid) {
   std::string why;
   auto bags = read_volume_keybags(img, offset, volume_uuid, &why);

@@ -52,4 +52,12 @@ ApfsUnlock apfs_unlock_volume_key(TSK_IMG_INFO* img, uint64_t offset, const std:
 PoolVolumeFs open_filevault_volume(TSK_IMG_INFO* img, uint64_t offset, uint64_t block, const ApfsVolumeKey& key,
                                    std::string* why);
 
+// Decrypts `len` bytes (whole blocks of `block_size`) of a container in place, as they would be an encrypted volume's
+// file data written at container block `first_block` on: each 512-byte unit with its sector number from the
+// container's start as the tweak, the rule open_filevault_volume's image applies to the tree's nodes. It is file
+// data's rule too wherever an extent's crypto id is its first block (as macOS and fixtures/tools/apfs_put.py write
+// them): the bytes a deleted file's freed extent or a file's slack keeps. false when it cannot (len not whole blocks).
+bool apfs_decrypt_blocks(const ApfsVolumeKey& key, uint64_t first_block, uint32_t block_size, unsigned char* data,
+                         size_t len);
+
 }  // namespace roo::tsk

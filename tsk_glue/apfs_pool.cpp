@@ -66,6 +66,41 @@ void read_encrypted_volume_superblock(TSK_IMG_INFO* img, uint64_t offset, uint32
   vol->role = apfs_role_name(vol->role_value);
 }
 
+// The snapshots of an opened volume, as tsk_apfs_list_snapshots lists them.
+std::vector<PoolVolume::Snapshot> list_snapshots(TSK_FS_INFO* fs) {
+  std::vector<PoolVolume::Snapshot> out;
+  apfs_snapshot_list* snapshots = nullptr;
+  if (tsk_apfs_list_snapshots(fs, &snapshots) == 0 && snapshots) {
+    for (size_t i = 0; i < snapshots->num_snapshots; ++i) {
+      const apfs_snapshot& snap = snapshots->snapshots[i];
+      out.push_back({snap.snap_xid, snap.timestamp, snap.name ? snap.name : "", snap.dataless != 0});
+    }
+    tsk_apfs_free_snapshot_list(snapshots);
+  }
+  tsk_error_reset();
+  return out;
+}
+
+// The snapshots of an encrypted volume, listed by libtsk once the first of `passwords` that unlocks it has opened it
+// decrypted (apfs_filevault.h open_filevault_volume): libtsk opens no encrypted volume itself, and lists snapshots
+// only of a volume it has opened. The snapshot-metadata tree it reads is not encrypted (Apple File System Reference
+// "Accessing Encrypted Objects": only the file-system tree and file data are); the volume's tree root must decrypt
+// for libtsk to open the volume at all. None when no password unlocks it.
+std::vector<PoolVolume::Snapshot> list_unlocked_snapshots(TSK_IMG_INFO* img, uint64_t offset, const PoolVolume& vol,
+                                                          const std::vector<std::string>& passwords) {
+  for (const std::string& password : passwords) {
+    ApfsVolumeKey key;
+    std::string why;
+    if (apfs_unlock_volume_key(img, offset, vol.uuid, password, &why, &key) != ApfsUnlock::unlocked) continue;
+    PoolVolumeFs opened = open_filevault_volume(img, offset, vol.block, key, &why);
+    if (!opened.fs) return {};
+    std::vector<PoolVolume::Snapshot> out = list_snapshots(opened.fs);
+    tsk_fs_close(opened.fs);
+    return out;
+  }
+  return {};
+}
+
 }  // namespace
 
 // nx_superblock_t (Apple File System Reference, "Container Superblock"): the 32-byte object header, then nx_magic.
@@ -152,7 +187,8 @@ PoolVolumeFs reopen_pool_volume(const std::shared_ptr<void>& keep, uint64_t offs
   return out;
 }
 
-std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t offset, std::string* why) {
+std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t offset, std::string* why,
+                                                 const std::vector<std::string>& passwords) {
   const TSK_POOL_INFO* pool = tsk_pool_open_img_sing(img, static_cast<TSK_OFF_T>(offset), TSK_POOL_TYPE_APFS);
   if (!pool) {
     if (why) *why = take_error("libtsk cannot open the APFS container");
@@ -196,15 +232,7 @@ std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t off
       vol.encrypted = info.encrypted;
       if (vol.password_hint.empty())
         vol.password_hint.assign(info.password_hint, strnlen(info.password_hint, sizeof info.password_hint));
-      apfs_snapshot_list* snapshots = nullptr;
-      if (tsk_apfs_list_snapshots(fs, &snapshots) == 0 && snapshots) {
-        for (size_t i = 0; i < snapshots->num_snapshots; ++i) {
-          const apfs_snapshot& snap = snapshots->snapshots[i];
-          vol.snapshots.push_back({snap.snap_xid, snap.timestamp, snap.name ? snap.name : "",
-                                   snap.dataless != 0});
-        }
-        tsk_apfs_free_snapshot_list(snapshots);
-      }
+      vol.snapshots = list_snapshots(fs);
     }
     tsk_error_reset();
     if (fs) tsk_fs_close(fs);
@@ -213,6 +241,7 @@ std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t off
       if (vol.uuid.empty()) read_encrypted_volume_superblock(img, offset, c.block_size, &vol);
       if (vol.password_hint.empty() && !vol.uuid.empty())
         vol.password_hint = apfs_password_hint(img, offset, vol.uuid);
+      if (!vol.uuid.empty()) vol.snapshots = list_unlocked_snapshots(img, offset, vol, passwords);
     }
     c.volumes.push_back(std::move(vol));
   }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tsk_glue/tsk_evidence.h"
 
@@ -21,8 +22,10 @@ bool looks_like_apfs_container(TSK_IMG_INFO* img, uint64_t offset);
 
 // The container at `offset` and its volumes; nullopt (and *why) when libtsk cannot open it as a pool. Each volume's
 // name, UUID, role, case sensitivity and encryption come from its superblock (tsk_apfs_fsstat); a volume libtsk
-// cannot open is still listed with what the container's volume list says.
-std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t offset, std::string* why);
+// cannot open is still listed with what the container's volume list says. An encrypted volume's snapshots are
+// listed only when one of `passwords` unlocks it.
+std::optional<PoolContainer> read_apfs_container(TSK_IMG_INFO* img, uint64_t offset, std::string* why,
+                                                 const std::vector<std::string>& passwords = {});
 
 // The name docs/row-contract.md gives a volume role (apfs_role, Apple File System Reference "Volume Roles").
 std::string apfs_role_name(uint16_t role);

@@ -18,9 +18,11 @@ int rank(const roo::FileMeta& f) { return f.name_allocated ? 0 : f.snapshot ? 1 
 
 std::unique_ptr<TskFileSystemView> open_pool_volume_snapshot(std::shared_ptr<TSK_IMG_INFO> img,
                                                              const std::shared_ptr<void>& pool_keep, uint64_t offset,
-                                                             uint64_t xid, const roo::VolumeInfo& volume,
-                                                             std::string* why) {
-  PoolVolumeFs opened = reopen_pool_volume(pool_keep, offset, why);
+                                                             uint64_t block, uint64_t xid,
+                                                             const roo::VolumeInfo& volume, std::string* why,
+                                                             const ApfsVolumeKey* key) {
+  PoolVolumeFs opened = key ? open_filevault_volume(img.get(), offset, block, *key, why)
+                            : reopen_pool_volume(pool_keep, offset, why);
   if (!opened.fs) return nullptr;
   if (tsk_apfs_set_snapshot(opened.fs, xid) != 0) {
     if (why) *why = take_error("libtsk cannot read the volume as of it");

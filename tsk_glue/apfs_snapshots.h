@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/evidence.h"
+#include "tsk_glue/apfs_filevault.h"
 #include "tsk_glue/tsk_evidence.h"
 #include "tsk_glue/tsk_fs_view.h"
 
@@ -24,11 +25,14 @@ struct OpenedSnapshot {
 };
 
 // Opens the pool volume whose live state `pool_keep` holds open (apfs_pool.h PoolVolumeFs::keep) as of snapshot
-// `xid`, on that same pool and pool image (apfs_pool.h reopen_pool_volume); null and *why when libtsk cannot.
+// `xid`, on that same pool and pool image (apfs_pool.h reopen_pool_volume); null and *why when libtsk cannot. An
+// encrypted volume's `key` (given) opens volume `block` of the container at `offset` decrypted instead, as its live
+// state was (apfs_filevault.h open_filevault_volume), since its keep is not a plain pool's.
 std::unique_ptr<TskFileSystemView> open_pool_volume_snapshot(std::shared_ptr<TSK_IMG_INFO> img,
                                                              const std::shared_ptr<void>& pool_keep, uint64_t offset,
-                                                             uint64_t xid, const roo::VolumeInfo& volume,
-                                                             std::string* why);
+                                                             uint64_t block, uint64_t xid,
+                                                             const roo::VolumeInfo& volume, std::string* why,
+                                                             const ApfsVolumeKey* key = nullptr);
 
 // The snapshot as the rows name it: its creation time from nanoseconds since 1970.
 roo::SnapshotRef snapshot_ref(const PoolVolume::Snapshot& s);

@@ -457,7 +457,7 @@ Image::~Image() = default;
 
 std::vector<EwfChecksumError> Image::checksum_errors() const { return ewf_checksum_errors(img_.get()); }
 
-std::vector<Partition> Image::partitions() {
+std::vector<Partition> Image::partitions(const std::vector<std::string>& passwords) {
   if (partitions_done_) return partitions_;
   partitions_done_ = true;
   list_partitions();
@@ -466,7 +466,7 @@ std::vector<Partition> Image::partitions() {
   for (Partition& p : partitions_) {
     if (p.kind != Partition::allocated || !looks_like_apfs_container(img_.get(), p.offset_bytes)) continue;
     std::string why;
-    if (auto c = read_apfs_container(img_.get(), p.offset_bytes, &why))
+    if (auto c = read_apfs_container(img_.get(), p.offset_bytes, &why, passwords))
       p.container = std::make_shared<const PoolContainer>(std::move(*c));
     else
       p.container_error = why;
@@ -603,6 +603,8 @@ std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition&
     return fail("encrypted APFS volume (FileVault): not read without its password" + hint);
   std::string reason;
   PoolVolumeFs opened;
+  ApfsVolumeKey key;       // an encrypted volume's, once a password unlocks it
+  bool decrypted = false;  // opened through open_filevault_volume: so are its snapshots
   if (!v.encrypted) {
     opened = open_pool_volume(img_.get(), p.offset_bytes, v.block, "", &reason);
     if (!opened.fs) return fail("damaged APFS volume: " + reason);
@@ -610,17 +612,19 @@ std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition&
     // Each password in turn: roo-ingest tries it on the volume's keybags itself (apfs_filevault.h), then libtsk opens
     // the volume with the one that unlocks it (tsk_fs_open_img_decrypt), or, as libtsk 4.11.1 is built without
     // OpenSSL and cannot, open_filevault_volume gives it the volume decrypted. Neither a password nor its place in
-    // the list is written anywhere.
+    // the list is written anywhere. The key opens its snapshots too.
     bool unlocked = false, keys_read = true;
     std::string keys_why;
     for (const std::string& password : passwords) {
-      ApfsVolumeKey key;
       const ApfsUnlock u = apfs_unlock_volume_key(img_.get(), p.offset_bytes, v.uuid, password, &keys_why, &key);
       if (u == ApfsUnlock::wrong_password) continue;
       keys_read = u != ApfsUnlock::no_keys;
       unlocked = u == ApfsUnlock::unlocked;
       opened = open_pool_volume(img_.get(), p.offset_bytes, v.block, password, &reason);
-      if (!opened.fs && unlocked) opened = open_filevault_volume(img_.get(), p.offset_bytes, v.block, key, &reason);
+      if (!opened.fs && unlocked) {
+        opened = open_filevault_volume(img_.get(), p.offset_bytes, v.block, key, &reason);
+        decrypted = opened.fs != nullptr;
+      }
       if (opened.fs || unlocked) break;
     }
     if (!opened.fs) {
@@ -671,7 +675,8 @@ std::unique_ptr<roo::FileSystemView> Image::open_pool_volume_fs(const Partition&
       continue;
     }
     std::string snap_why;
-    auto view = open_pool_volume_snapshot(img_, pool_keep, p.offset_bytes, s->xid, vol, &snap_why);
+    auto view = open_pool_volume_snapshot(img_, pool_keep, p.offset_bytes, v.block, s->xid, vol, &snap_why,
+                                          decrypted ? &key : nullptr);
     if (!view) {
       errors.push_back("snapshot " + s->name + " (xid " + std::to_string(s->xid) + "): " + snap_why);
       continue;

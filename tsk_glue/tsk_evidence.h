@@ -112,7 +112,8 @@ class Image {
   // The volume system walk (DOS, GPT, …) including unallocated gaps and meta entries (table sectors), in
   // slot order. With no volume system: one pseudo partition covering the image at offset 0, vs_type "none".
   // Partitions that reach past the end of the image are listed as the table declares them (Partition::cut).
-  std::vector<Partition> partitions();
+  // An encrypted APFS volume's snapshots are listed when one of `passwords` unlocks it (the first call's).
+  std::vector<Partition> partitions(const std::vector<std::string>& passwords = {});
 
   // Opens the file system in a partition, or the APFS volume p.pool_volume names. Returns nullptr and sets *why (if why is given) when there is none
   // to open: not an allocated partition, encrypted, no/unknown file system, or damaged (libtsk's message).

@@ -1,17 +1,20 @@
 #include "tsk_glue/unallocated.h"
 #include "core/progress_beats.h"
+#include "tsk_glue/apfs_filevault.h"
 #include "tsk_glue/apfs_pool.h"
 
 #include <tsk/libtsk.h>
 
 #include <algorithm>
+#include <cstring>
 #include <exception>
 
 namespace roo::tsk {
 
 std::unique_ptr<CarveSource> CarveSource::open(const std::vector<std::string>& image_paths,
                                                std::optional<uint64_t> fs_offset, std::string* why,
-                                               std::optional<uint64_t> pool_volume_block) {
+                                               std::optional<uint64_t> pool_volume_block,
+                                               std::shared_ptr<const ContainerDecryption> decryption) {
   std::vector<const char*> names;
   for (const std::string& p : image_paths) names.push_back(p.c_str());
   std::unique_ptr<CarveSource> s(new CarveSource);
@@ -23,7 +26,9 @@ std::unique_ptr<CarveSource> CarveSource::open(const std::vector<std::string>& i
   }
   if (fs_offset && pool_volume_block) {
     std::string reason;
-    PoolVolumeFs opened = open_pool_volume(s->img_, *fs_offset, *pool_volume_block, "", &reason);
+    PoolVolumeFs opened =
+        decryption ? open_filevault_volume(s->img_, *fs_offset, *pool_volume_block, *decryption->key, &reason)
+                   : open_pool_volume(s->img_, *fs_offset, *pool_volume_block, "", &reason);
     if (!opened.fs) {
       if (why) *why = "cannot open the APFS volume for carving: " + reason;
       return nullptr;
@@ -39,7 +44,34 @@ std::unique_ptr<CarveSource> CarveSource::open(const std::vector<std::string>& i
       return nullptr;
     }
   }
+  s->decryption_ = std::move(decryption);
   return s;
+}
+
+std::shared_ptr<const ContainerDecryption> CarveSource::unlock(const std::vector<std::string>& image_paths,
+                                                               uint64_t offset, const std::string& volume_uuid,
+                                                               const std::vector<std::string>& passwords,
+                                                               std::string* why) {
+  std::unique_ptr<CarveSource> s = open(image_paths, std::nullopt, why);
+  if (!s) return nullptr;
+  const TSK_POOL_INFO* pool = tsk_pool_open_img_sing(s->img_, static_cast<TSK_OFF_T>(offset), TSK_POOL_TYPE_APFS);
+  if (!pool) {
+    if (why) *why = "cannot open the APFS container for carving: " + take_error("libtsk cannot open it");
+    return nullptr;
+  }
+  auto d = std::make_shared<ContainerDecryption>();
+  d->offset = offset;
+  d->blocks = pool->num_blocks;
+  d->block_size = pool->block_size;
+  tsk_pool_close(pool);
+  auto key = std::make_shared<ApfsVolumeKey>();
+  for (const std::string& password : passwords)
+    if (apfs_unlock_volume_key(s->img_, offset, volume_uuid, password, nullptr, key.get()) == ApfsUnlock::unlocked) {
+      d->key = std::move(key);
+      return d;
+    }
+  if (why) *why = "no password given unlocks the volume for carving";
+  return nullptr;
 }
 
 CarveSource::~CarveSource() {
@@ -156,11 +188,34 @@ std::vector<CarveRun> CarveSource::content_runs(uint64_t inode) {
 }
 
 int64_t CarveSource::read(uint64_t offset, char* buf, size_t len) {
-  const ssize_t n = tsk_img_read(img_, static_cast<TSK_OFF_T>(offset), buf, len);
-  if (n < 0) tsk_error_reset();
-  else
-    count_progress(static_cast<uint64_t>(n));
-  return n;
+  const ContainerDecryption* d = decryption_.get();
+  const uint64_t start = d ? d->offset : 0, end = d ? d->offset + d->blocks * d->block_size : 0;
+  if (!d || offset < start || offset >= end) {
+    const ssize_t n = tsk_img_read(img_, static_cast<TSK_OFF_T>(offset), buf, len);
+    if (n < 0) tsk_error_reset();
+    else
+      count_progress(static_cast<uint64_t>(n));
+    return n;
+  }
+  // Whole blocks are read and decrypted (each block's tweak is its number), and the part asked for copied.
+  len = static_cast<size_t>(std::min<uint64_t>(len, end - offset));
+  const uint64_t first = (offset - start) / d->block_size;
+  const uint64_t last = (offset + len - start + d->block_size - 1) / d->block_size;  // one past
+  std::vector<unsigned char> blocks(static_cast<size_t>((last - first) * d->block_size));
+  const ssize_t n = tsk_img_read(img_, static_cast<TSK_OFF_T>(start + first * d->block_size),
+                                 reinterpret_cast<char*>(blocks.data()), blocks.size());
+  if (n < 0) {
+    tsk_error_reset();
+    return -1;
+  }
+  const size_t whole = static_cast<size_t>(n) / d->block_size * d->block_size;  // a short read keeps whole blocks
+  if (!apfs_decrypt_blocks(*d->key, first, d->block_size, blocks.data(), whole)) return -1;
+  const size_t skip = static_cast<size_t>(offset - start - first * d->block_size);
+  if (whole <= skip) return whole == static_cast<size_t>(n) ? 0 : -1;
+  const size_t got = std::min(len, whole - skip);
+  std::memcpy(buf, blocks.data() + skip, got);
+  count_progress(got);
+  return static_cast<int64_t>(got);
 }
 
 std::vector<CarveUnit> carve_units(const std::vector<CarveRun>& runs, uint64_t unit_bytes) {

@@ -22,15 +22,35 @@ struct CarveRun {
   int region = 0;
 };
 
+struct ApfsVolumeKey;
+
+// An unlocked encrypted APFS volume's key and its container's place: a CarveSource given it reads the container's
+// blocks decrypted with the key (apfs_filevault.h apfs_decrypt_blocks), whichever volume or none they belong to.
+struct ContainerDecryption {
+  uint64_t offset = 0;      // the container's first image byte
+  uint64_t blocks = 0;      // its block count
+  uint32_t block_size = 0;
+  std::shared_ptr<const ApfsVolumeKey> key;
+};
+
 // One image handle (and, for a file system, one file-system handle) of its own: libtsk handles are not shared
 // between threads, so each carving worker opens one.
 class CarveSource {
  public:
   // Opens the image; with fs_offset, also the file system there, or with pool_volume_block the volume of the APFS
-  // container at fs_offset whose superblock is that block. nullptr and *why on failure.
+  // container at fs_offset whose superblock is that block. With `decryption` (an encrypted volume's), that volume is
+  // opened decrypted (apfs_filevault.h open_filevault_volume) and reads inside the container are decrypted.
+  // nullptr and *why on failure.
   static std::unique_ptr<CarveSource> open(const std::vector<std::string>& image_paths,
                                            std::optional<uint64_t> fs_offset, std::string* why,
-                                           std::optional<uint64_t> pool_volume_block = std::nullopt);
+                                           std::optional<uint64_t> pool_volume_block = std::nullopt,
+                                           std::shared_ptr<const ContainerDecryption> decryption = nullptr);
+  // The decryption of the encrypted volume `volume_uuid`, superblock `volume_block`, of the container at `offset`:
+  // with the key the first of `passwords` that unlocks it gives; nullptr (and *why) when none does.
+  static std::shared_ptr<const ContainerDecryption> unlock(const std::vector<std::string>& image_paths,
+                                                           uint64_t offset, const std::string& volume_uuid,
+                                                           const std::vector<std::string>& passwords,
+                                                           std::string* why);
   ~CarveSource();
   CarveSource(const CarveSource&) = delete;
   CarveSource& operator=(const CarveSource&) = delete;
@@ -47,7 +67,8 @@ class CarveSource {
   // The image bytes a file's content lies in (its non-resident runs, up to its size): a deleted file's blocks are
   // unallocated, so carving meets its records again there.
   std::vector<CarveRun> content_runs(uint64_t inode);
-  // Image bytes (tsk_img_read); the count read, or -1.
+  // Image bytes (tsk_img_read), decrypted inside the container when opened with a decryption; the count read
+  // (which stops at the container's end when the read starts inside it), or -1.
   int64_t read(uint64_t offset, char* buf, size_t len);
 
  private:
@@ -56,6 +77,7 @@ class CarveSource {
   TSK_FS_INFO* fs_ = nullptr;
   std::shared_ptr<void> pool_;  // an APFS volume's pool and pool image (apfs_pool.h), closed after fs_
   const void* pool_info_ = nullptr;  // its TSK_POOL_INFO
+  std::shared_ptr<const ContainerDecryption> decryption_;
 };
 
 // Cuts runs into work units of at most unit_bytes each (a unit never spans two runs), in image order: the work the

@@ -127,7 +127,8 @@ int main(int argc, char** argv) {
       } else {
         std::vector<roo::tsk::OpenedSnapshot> opened;
         for (const roo::tsk::PoolVolume::Snapshot* s : newest_first) {
-          auto v = roo::tsk::open_pool_volume_snapshot(img, pool_keep, part->offset_bytes, s->xid, info, &why);
+          auto v = roo::tsk::open_pool_volume_snapshot(img, pool_keep, part->offset_bytes, vol.block, s->xid, info,
+                                                       &why);
           if (!v) {
             std::fprintf(stderr, "snapshot_bench: snapshot %s: %s\n", s->name.c_str(), why.c_str());
             std::exit(1);

@@ -125,6 +125,48 @@ def fls_inodes(img, sector, block):
     return out
 
 
+def rows_of_a_run(out, img):
+    subprocess.run([BINARY, "--quiet", img, "-o", out], check=True)
+    with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def comparable(r):
+    """A row without what says where it was read (evidence, image, volume, the container's offset, and the row id
+    they make)."""
+    r = json.loads(json.dumps(r))
+    for k in ("row_id", "evidence", "pool_volume", "image_paths", "partition_offset"):
+        r.pop(k, None)
+        r["source"].pop(k, None)
+    return r
+
+
+def check_snapshot_only_task(test, rows, report):
+    """frank's Cursor task 019db70c, only in the snapshot of the Data volume's trees (fixtures/README.md "Snapshot"):
+    a deleted task recovered from it, the six kinds its files give, its task row saying its directory is gone, every
+    row naming the snapshot, its sources the snapshot's files (inodes 55 and 56) with the tree's bytes, and its two
+    files listed read from the snapshot."""
+    task = [r for r in rows if r["session_id"] == SNAP_TASK]
+    test.assertEqual(sorted(r["kind"] for r in task),
+                     sorted(["task", "permission_mode", "user_message", "api_request", "assistant_message",
+                             "completion_prompt"]))
+    head = next(r for r in task if r["kind"] == "task")
+    test.assertEqual((head["text"], head["task_dir_present"], head["task_dir_deleted"]),
+                     ("What does src/middleware/requestId.js do?", False, True))
+    tree = os.path.join(REPO, "fixtures", "trees", "macos-apfs", "data", SNAP_TASK_DIR)
+    for r in task:
+        s = r["source"]
+        test.assertEqual((s["recovery"], s["name_allocated"], s["snapshot"]), ("snapshot", False, SNAPSHOT))
+        name = os.path.basename(s["path"])
+        test.assertEqual(s["path"], "/" + SNAP_TASK_DIR + "/" + name)
+        test.assertEqual(s["inode"], {"history_item.json": 55, "ui_messages.json": 56}[name])
+        with open(os.path.join(tree, name), "rb") as f:
+            test.assertEqual(s["sha256"], hashlib.sha256(f.read()).hexdigest())
+    parsed = [f for f in report_files(report) if SNAP_TASK in f["path"]]
+    test.assertEqual(sorted((os.path.basename(f["path"]), f.get("snapshot")) for f in parsed),
+                     [("history_item.json", SNAPSHOT["name"]), ("ui_messages.json", SNAPSHOT["name"])])
+
+
 class ApfsMac(unittest.TestCase):
     """The APFS fixtures apfs_put.py writes (fixtures/README.md "APFS fixtures"): a bare container holding the macos
     tree, and a GPT Mac disk (EFI system partition + a container with System, Data and Preboot volumes). The values
@@ -230,28 +272,10 @@ class ApfsMac(unittest.TestCase):
     def test_snapshot_only_task_is_a_recovered_deleted_task(self):
         img = apfs_image("macos-apfs-snap.E01")
         _, rows, report = self.run_tool(img)
-        task = [r for r in rows if r["session_id"] == SNAP_TASK]
-        self.assertEqual(sorted(r["kind"] for r in task),
-                         sorted(["task", "permission_mode", "user_message", "api_request", "assistant_message",
-                                 "completion_prompt"]))
-        head = next(r for r in task if r["kind"] == "task")
-        self.assertEqual((head["text"], head["task_dir_present"], head["task_dir_deleted"]),
-                         ("What does src/middleware/requestId.js do?", False, True))
-        tree = os.path.join(REPO, "fixtures", "trees", "macos-apfs", "data", SNAP_TASK_DIR)
-        for r in task:
-            s = r["source"]
-            self.assertEqual((s["recovery"], s["name_allocated"], s["snapshot"]), ("snapshot", False, SNAPSHOT))
-            name = os.path.basename(s["path"])
-            self.assertEqual(s["path"], "/" + SNAP_TASK_DIR + "/" + name)
-            self.assertEqual(s["inode"], {"history_item.json": 55, "ui_messages.json": 56}[name])
-            with open(os.path.join(tree, name), "rb") as f:
-                self.assertEqual(s["sha256"], hashlib.sha256(f.read()).hexdigest())
+        check_snapshot_only_task(self, rows, report)
         # The live volume has no such task: without -S, fls does not list it.
         self.assertNotIn(SNAP_TASK, tsk("fls", "-o", str(self.APFS_SECTOR), "-P", "apfs", "-B", "1076", "-r", "-p",
                                         img))
-        parsed = [f for f in report_files(report) if SNAP_TASK in f["path"]]
-        self.assertEqual(sorted((os.path.basename(f["path"]), f.get("snapshot")) for f in parsed),
-                         [("history_item.json", SNAPSHOT["name"]), ("ui_messages.json", SNAPSHOT["name"])])
         # No row of the snapshot's copies is counted as a deleted name of the live volume.
         self.assertEqual(sum(r["deleted_names_seen"] for p in report["partitions"]
                              for r in (p.get("scan") or {}).get("roots_found", [])), 0)
@@ -484,17 +508,7 @@ class ApfsFileVault(unittest.TestCase):
         enc = self.volumes(report)["Macintosh HD"]
         self.assertEqual((enc["status"], enc["fs_type"]), ("parsed", "apfs"))
         self.spare_is_searched(report, rows)
-        plain_out = os.path.join(self.tmp, "plain")
-        subprocess.run([BINARY, "--quiet", apfs_image("macos-apfs.E01"), "-o", plain_out], check=True)
-        with open(os.path.join(plain_out, "rows.jsonl"), encoding="utf-8") as f:
-            plain = [json.loads(line) for line in f]
-
-        def comparable(r):
-            r = json.loads(json.dumps(r))
-            for k in ("row_id", "evidence", "pool_volume", "image_paths"):
-                r.pop(k, None)
-                r["source"].pop(k, None)
-            return r
+        plain = rows_of_a_run(os.path.join(self.tmp, "plain"), apfs_image("macos-apfs.E01"))
         mine = [comparable(r) for r in rows if r["source"]["pool_volume"]["name"] == "Macintosh HD"]
         self.assertGreater(len(plain), 20)
         self.assertEqual(mine, [comparable(r) for r in plain])
@@ -551,39 +565,56 @@ class ApfsFileVault(unittest.TestCase):
         self.assertGreater(looked, 10)
         self.assertIn("--password-file", runs[0][2]["command_line"])
 
-    # With --deep, the unlocked volume's freed blocks and its Roo files' slack are not carved (ciphertext as stored;
-    # roo-ingest's decryption serves the scan only), nor its snapshots listed (libtsk reads no snapshot of a volume
-    # it cannot open itself): its completeness statement and the summary say so, and no carving error stands in for
-    # it. The container's free blocks are carved once, by Spare's job: all of them (pstat: "Capacity Available:
-    # 553041920 B").
-    def test_deep_says_what_of_the_encrypted_volume_is_not_carved(self):
+    # With --deep and the password, the unlocked volume is carved decrypted with its key (docs/row-contract.md
+    # "Carved records"): the container's free blocks, all of them again (pstat: "Capacity Available: 553041920 B"),
+    # and its Roo files' slack; nothing is said skipped for it. Spare's job still carves the free blocks as stored.
+    def test_deep_carves_the_unlocked_volume_decrypted(self):
         proc, _, report, _ = self.run_tool("deep", "--deep", "--password-file", self.password_file(self.PASSWORD),
                                            quiet=False)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         vols = self.volumes(report)
         enc, spare = vols["Macintosh HD"], vols["Spare"]
         self.assertEqual(enc["status"], "parsed")
+        self.assertEqual([s["what"] for s in enc["completeness"]["skipped"]], ["directories outside the catalog"])
+        self.assertEqual(enc["scan"]["errors"], [])
+        carving = enc["scan"]["carving"]
+        self.assertEqual((carving["unallocated_of"], carving["unallocated_bytes"], carving["errors"]),
+                         ("apfs container, decrypted", 553041920, []))
+        self.assertGreater(carving["slack_bytes"], 0)
+        self.assertEqual((spare["scan"]["carving"]["unallocated_of"], spare["scan"]["carving"]["unallocated_bytes"]),
+                         ("apfs container", 553041920))
+        summary = proc.stdout.decode()
+        self.assertIn("the APFS container's free blocks, decrypted with the volume's key, 553041920 bytes", summary)
+        self.assertNotIn("(not carved)", summary)
+
+    # With --deep and a wrong password the volume is not read, and its statement says its freed blocks and slack are
+    # not carved, as ciphertext no password given unlocks; with none, the whole volume is said skipped (encrypted).
+    # Neither run gives a row of it.
+    def test_deep_without_its_password_says_not_carved(self):
+        proc, _, report, rows = self.run_tool("wrong", "--deep", "--password-file", self.password_file(self.WRONG),
+                                              quiet=False)
+        self.assertEqual(proc.returncode, 5, proc.stderr)
+        enc = self.volumes(report)["Macintosh HD"]
         skipped = {s["what"]: s["why"] for s in enc["completeness"]["skipped"]}
-        self.assertIn("the encrypted volume's freed blocks and its Roo files' slack", skipped)
         self.assertTrue(skipped["the encrypted volume's freed blocks and its Roo files' slack"].startswith(
             "not carved: they are stored as AES-XTS ciphertext"))
-        self.assertTrue(skipped["the encrypted volume's local snapshots"].startswith("not listed, not read"))
-        self.assertEqual(enc["scan"]["errors"], [])
-        self.assertEqual((enc["scan"]["carving"]["unallocated_bytes"], enc["scan"]["carving"]["slack_bytes"]), (0, 0))
-        self.assertEqual(spare["scan"]["carving"]["unallocated_bytes"], 553041920)
-        self.assertNotIn("the encrypted volume's local snapshots", [s["what"] for s in spare["completeness"]["skipped"]])
-        summary = proc.stdout.decode()
-        self.assertIn("1 encrypted volume(s)' snapshots (not listed), 1 encrypted volume(s)' freed blocks and file "
-                      "slack (not carved)", summary)
+        self.assertIn("1 encrypted volume(s)' freed blocks and file slack (not carved)", proc.stdout.decode())
+        self.assertFalse(any(r["source"].get("pool_volume", {}).get("name") == "Macintosh HD" for r in rows))
+        proc, _, report, rows = self.run_tool("none", "--deep")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        enc = self.volumes(report)["Macintosh HD"]
+        self.assertEqual([s["why"] for s in enc["completeness"]["skipped"]],
+                         ["no file system libtsk can open: encrypted APFS volume (FileVault): not read without its "
+                          "password; password hint: " + self.HINT])
+        self.assertFalse(any(r["source"].get("pool_volume", {}).get("name") == "Macintosh HD" for r in rows))
 
-    # Without --deep only the snapshots are said skipped (the rest is not carved on any volume, and said so).
-    def test_snapshots_of_the_encrypted_volume_are_said_not_listed(self):
+    # A volume without snapshots lists none, and nothing is said skipped about snapshots.
+    def test_an_encrypted_volume_without_snapshots_lists_none(self):
         proc, _, report, _ = self.run_tool("live", "--password-file", self.password_file(self.PASSWORD))
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        whats = [s["what"] for s in self.volumes(report)["Macintosh HD"]["completeness"]["skipped"]]
-        self.assertIn("the encrypted volume's local snapshots", whats)
-        self.assertNotIn("the encrypted volume's freed blocks and its Roo files' slack", whats)
-        self.assertEqual(self.volumes(report)["Macintosh HD"]["apfs_volume"]["snapshots"], [])
+        enc = self.volumes(report)["Macintosh HD"]
+        self.assertEqual(enc["apfs_volume"]["snapshots"], [])
+        self.assertEqual([s["what"] for s in enc["completeness"]["skipped"] if "snapshot" in s["what"]], [])
 
     # Option errors: a password file that cannot be read or holds none, an empty standard input: exit code 2,
     # before any work.
@@ -596,6 +627,176 @@ class ApfsFileVault(unittest.TestCase):
             self.assertEqual(proc.returncode, 2, proc.stderr)
             self.assertIn(says, proc.stderr.decode())
             self.assertIsNone(report)
+
+
+class ApfsFileVaultSnap(unittest.TestCase):
+    """fixtures/apfs/macos-apfs-filevault-snap.E01 (fixtures/README.md "FileVault with a snapshot"): a bare container,
+    one volume "Macintosh HD - Data" encrypted (password and hint as fixtures/build-apfs.sh gives them), holding the
+    live tree and the snapshot of macos-apfs-snap.E01's Data volume (frank's Cursor task 019db70c only in the
+    snapshot; frank's Code task's ui_messages.json older there), and in free blocks 1123-1125, encrypted with the
+    volume's key, the three files of the deleted task 019dc4e1 (fixtures/trees/macos-hfs-deleted/). What is expected
+    is written from those trees; libtsk reads nothing of the encrypted volume, so no fls here."""
+
+    IMAGE = "macos-apfs-filevault-snap.E01"
+    PASSWORD = "c0rrect h0rse; roo snapshot"
+    WRONG = "c0rrect h0rse; roo snapshot!"
+    VOLUME = {"uuid": "a9f5c0de-0000-4a00-8000-00000000d011", "name": "Macintosh HD - Data", "role": "data",
+              "block": 1050}
+    FREED = (("api_conversation_history.json", 1123), ("history_item.json", 1124), ("ui_messages.json", 1125))
+    DELETED_TASK = "019dc4e1-a7c0-7b52-8e3d-6f1a2c9b0d47"
+    CODE_TASK_DIR = "/Users/frank/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/" \
+                    "tasks/019dabc5-57a7-7e4b-9c1d-3f5a8b20e6d4"
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="roo-filevault-snap-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_tool(self, name, *options, password=None, quiet=True):
+        if password is not None:
+            path = os.path.join(self.tmp, name + ".passwords")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(password + "\n")
+            options = ("--password-file", path) + options
+        out = os.path.join(self.tmp, name)
+        proc = subprocess.run([BINARY, *(["--quiet"] if quiet else []), *options, apfs_image(self.IMAGE), "-o", out],
+                              capture_output=True)
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            report = json.load(f)
+        with open(os.path.join(out, "rows.jsonl"), encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f]
+        return proc, out, report, rows
+
+    # With the password, the encrypted volume's snapshot is listed as apfs_put.py wrote it (xid 1, its time and
+    # name) and said read; nothing about snapshots is said skipped. Without it, the volume is not read and its
+    # snapshots cannot be listed (listing them needs the volume opened, so decrypted).
+    def test_its_snapshot_is_listed_with_the_password(self):
+        proc, _, report, _ = self.run_tool("right", password=self.PASSWORD)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        (p,) = report["partitions"]
+        self.assertEqual((p["status"], p["apfs_volume"]["encrypted"], p["apfs_volume"]["uuid"]),
+                         ("parsed", True, self.VOLUME["uuid"]))
+        self.assertEqual(p["apfs_volume"]["snapshots"],
+                         [dict(SNAPSHOT, dataless=False, read="yes: the files whose extents differ from the live "
+                                                                "volume's")])
+        self.assertEqual([o for o in p["completeness"]["skipped"] if "snapshot" in o["what"]], [])
+        self.assertEqual(p["scan"]["errors"], [])
+        proc, _, report, rows = self.run_tool("none")
+        self.assertEqual(proc.returncode, 6, proc.stderr)  # no file system could be opened: its one volume is locked
+        (p,) = report["partitions"]
+        self.assertEqual((p["status"], p["apfs_volume"]["snapshots"], rows), ("no_file_system", [], []))
+        self.assertEqual(p["reason"], "encrypted APFS volume (FileVault): not read without its password; "
+                                      "password hint: the horse one")
+
+    # frank's Cursor task 019db70c, only in the snapshot, comes back as a deleted task recovered from it, as on the
+    # unencrypted macos-apfs-snap.E01: the same six kinds, its task row says its directory is gone, every row names
+    # the snapshot, and its sources are the snapshot's files (inodes 55 and 56: apfs_put.py numbers the union of the
+    # two states' paths in byte order, as there) with the tree's bytes.
+    def test_snapshot_only_task_is_a_recovered_deleted_task(self):
+        _, _, report, rows = self.run_tool("right", password=self.PASSWORD)
+        check_snapshot_only_task(self, rows, report)
+        self.assertEqual({r["source"]["pool_volume"]["uuid"] for r in rows if r["session_id"] == SNAP_TASK},
+                         {self.VOLUME["uuid"]})
+
+    # frank's Code task: its api history has the same extent in the snapshot, so it is folded (also_in names the
+    # snapshot's copy, its report line same_extents_in_snapshots); its ui_messages.json differs (the older save of
+    # fixtures/trees/macos-apfs-snap-older/): record 9 keeps a row of its own marked snapshot (an api_req_started
+    # with no cost yet: unfinished), records 0-8 fold into the live rows.
+    def test_unchanged_and_changed_files_of_a_task(self):
+        _, _, report, rows = self.run_tool("right", password=self.PASSWORD)
+        api, ui = self.CODE_TASK_DIR + "/api_conversation_history.json", self.CODE_TASK_DIR + "/ui_messages.json"
+        api_rows = [r for r in rows if r["source"]["path"] == api]
+        self.assertTrue(api_rows)
+        for r in api_rows:
+            self.assertEqual(r["source"]["recovery"], "allocated")
+            self.assertEqual([(a["path"], a["recovery"], a["record_index"], a["snapshot"]) for a in r["also_in"]],
+                             [(api, "snapshot", r["source"]["record_index"], SNAPSHOT)])
+        self.assertEqual([(f.get("snapshot"), f.get("same_extents_in_snapshots")) for f in report_files(report)
+                          if f["path"] == api], [(None, [SNAPSHOT["name"]])])
+        snap_ui = [r for r in rows if r["source"]["path"] == ui and r["source"]["recovery"] == "snapshot"]
+        self.assertEqual([(r["kind"], r["source"]["record_index"], r["text"], r.get("unfinished")) for r in snap_ui],
+                         [("api_request", 9, '{"apiProtocol":"anthropic"}', True)])
+        with open(os.path.join(REPO, "fixtures", "trees", "macos-apfs-snap-older") + ui, "rb") as f:
+            self.assertEqual(snap_ui[0]["source"]["sha256"], hashlib.sha256(f.read()).hexdigest())
+        live_ui = [r for r in rows if r["source"]["path"] == ui and r["source"]["recovery"] == "allocated"]
+        self.assertEqual(sorted({r["source"]["record_index"] for r in live_ui if "also_in" in r}), [1, 3, 4, 6])
+        self.assertEqual(len({r["row_id"] for r in rows}), len(rows))
+
+    # The same trees unencrypted (macos-apfs-snap.E01's Data volume) give the same rows, but for where they are.
+    def test_rows_are_those_of_the_unencrypted_snapshot_fixture(self):
+        _, _, _, rows = self.run_tool("right", password=self.PASSWORD)
+        plain = rows_of_a_run(os.path.join(self.tmp, "plain"), apfs_image("macos-apfs-snap.E01"))
+        self.assertGreater(len(rows), 100)
+        self.assertEqual([comparable(r) for r in rows], [comparable(r) for r in plain])
+
+    # --deep: the deleted task's files, stored encrypted in free blocks 1123-1125 (their plain bytes are nowhere in
+    # the image), come back carved from the bytes decrypted with the volume's key: $Unallocated rows naming the
+    # volume, each at the image offset of its record in the plain file, in that block. The blocks decrypt to the
+    # tree's files with the key apfs_put.py derives (fixtures/tools/apfs_filevault.py) and the fixtures' own
+    # pure-Python XTS, not roo-ingest's.
+    def test_deep_carves_the_freed_encrypted_task(self):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        sys.path.insert(0, os.path.join(REPO, "fixtures", "tools"))
+        from carve_e2e_test import records
+        import apfs_crypto
+        raw = subprocess.run(["img_cat", apfs_image(self.IMAGE)], capture_output=True, check=True).stdout
+        vek = hashlib.sha256(b"apfs_put VEK" + bytes.fromhex(self.VOLUME["uuid"].replace("-", ""))).digest()
+        spans = {}
+        for name, blk in self.FREED:
+            with open(os.path.join(REPO, "fixtures", "trees", "macos-hfs-deleted", self.DELETED_TASK, name), "rb") as f:
+                data = f.read()
+            self.assertEqual(raw.find(data), -1, name)
+            stored = raw[blk * 4096:(blk + 1) * 4096]
+            plain = b"".join(apfs_crypto.xts_decrypt(vek[:16], vek[16:], blk * 8 + i, stored[i * 512:(i + 1) * 512])
+                             for i in range(8))
+            self.assertEqual(plain[:len(data)], data, name)
+            for start, end in records(data):
+                spans[blk * 4096 + start] = (end - start, blk)
+        proc, _, report, rows = self.run_tool("deep", "--deep", password=self.PASSWORD, quiet=False)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        carved = [r for r in rows if r["source"]["recovery"] == "carved"]
+        # the HistoryItem's offset twice: it gives a task row and a permission_mode row
+        self.assertEqual(sorted(r["source"]["byte_offset"] for r in carved), sorted(list(spans) + [1124 * 4096]))
+        for r in carved:
+            s = r["source"]
+            self.assertEqual((s["path"], s["fs_type"], s["partition_offset"], s["pool_volume"]),
+                             ("$Unallocated", "apfs", 0, self.VOLUME))
+            length, blk = spans[s["byte_offset"]]
+            self.assertEqual((s["byte_length"], s["blocks"]), (length, [[blk, blk]]), r["kind"])
+        self.assertEqual({r["session_id"] for r in carved if r["attribution"] == "task_id"}, {self.DELETED_TASK})
+        (p,) = report["partitions"]
+        carving = p["scan"]["carving"]
+        self.assertEqual((carving["unallocated_of"], carving["errors"]), ("apfs container, decrypted", []))
+        self.assertEqual(carving["records"]["history_item"], {"found": 1, "folded": 0, "kept": 1})
+        self.assertNotIn("the encrypted volume's freed blocks and its Roo files' slack",
+                         [s["what"] for s in p["completeness"]["skipped"]])
+        # Without the right password nothing is carved from them, and the statement says why.
+        proc, _, report, rows = self.run_tool("deep-wrong", "--deep", password=self.WRONG)
+        self.assertEqual(proc.returncode, 5, proc.stderr)
+        self.assertEqual([r for r in rows if r["source"]["recovery"] == "carved"], [])
+        skipped = {s["what"]: s["why"] for s in report["partitions"][0]["completeness"]["skipped"]}
+        self.assertTrue(skipped["the encrypted volume's freed blocks and its Roo files' slack"].startswith(
+            "not carved: they are stored as AES-XTS ciphertext"))
+
+    # No output of a run that reads the snapshot and carves decrypted, right password or wrong, holds either.
+    def test_no_password_is_written_anywhere(self):
+        secrets = [self.PASSWORD.encode(), self.WRONG.encode()]
+        looked = 0
+        for name, password in (("deep", self.PASSWORD), ("wrong", self.WRONG)):
+            proc, out, _, _ = self.run_tool(name, "--deep", "--progress=json", password=password, quiet=False)
+            for secret in secrets:
+                self.assertNotIn(secret, proc.stdout)
+                self.assertNotIn(secret, proc.stderr)
+            for top, _, files in os.walk(out):
+                for f in files:
+                    with open(os.path.join(top, f), "rb") as fh:
+                        data = fh.read()
+                    looked += 1
+                    for secret in secrets:
+                        self.assertNotIn(secret, data, f)
+                        self.assertNotIn(secret.decode().encode("utf-16-le"), data, f)
+        self.assertGreater(looked, 10)
 
 
 if __name__ == "__main__":

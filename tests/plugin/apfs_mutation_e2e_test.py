@@ -6,7 +6,8 @@ libtsk is not instrumented, so coverage cannot guide a fuzzer through its APFS c
 fixed seeds instead. Its inputs are the small APFS images (fixtures/README.md "APFS fixtures", "External images"),
 each read once into raw bytes (img_cat for an E01): macos-apfs.E01 (a bare container, free blocks for --deep),
 dfvfs-apfs.raw (the container macOS wrote), macos-apfs-snap.E01 (a GPT Mac disk, three volumes, a snapshot) and
-macos-apfs-filevault.E01 (an encrypted volume, read with its password). Each copy gets one mutation of one of four
+macos-apfs-filevault.E01 (an encrypted volume, read with its password) and macos-apfs-filevault-snap.E01 (an
+encrypted volume with a snapshot, read with its password and --deep: carved decrypted). Each copy gets one mutation of one of four
 kinds, only inside the container's blocks that hold data (the rest are zeros):
 
   flip      1 to 16 random bits flipped;
@@ -49,13 +50,16 @@ MUTATIONS_PER_IMAGE = 10
 STALL_TIMEOUT = 10
 RUN_TIMEOUT = 120
 KINDS = ("flip", "zero", "truncate", "field")
-PASSWORD = "tr0ub4dor&3 roo fixture"   # fixtures/build-apfs.sh FV_PASSWORD
+# fixtures/build-apfs.sh FV_PASSWORD and FVS_PASSWORD: the password file holds both, each volume takes the one that
+# unlocks it
+PASSWORDS = ("tr0ub4dor&3 roo fixture", "c0rrect h0rse; roo snapshot")
 # name, path below fixtures/, the container's first byte (fixtures/README.md), extra options
 IMAGES = (
     ("macos-apfs", "apfs/macos-apfs.E01", 0, ["--deep"]),
     ("dfvfs-apfs", "external/dfvfs-apfs.raw", 0, ["--deep"]),
     ("macos-apfs-snap", "apfs/macos-apfs-snap.E01", 8232 * 512, []),
     ("macos-apfs-filevault", "apfs/macos-apfs-filevault.E01", 0, ["--password-file", None]),
+    ("macos-apfs-filevault-snap", "apfs/macos-apfs-filevault-snap.E01", 0, ["--deep", "--password-file", None]),
 )
 
 
@@ -157,7 +161,7 @@ class ApfsMutation(unittest.TestCase):
         self.addCleanup(self.tmp.cleanup)
         self.password_file = os.path.join(self.tmp.name, "password.txt")
         with open(self.password_file, "w", encoding="utf-8") as f:
-            f.write(PASSWORD + "\n")
+            f.write("".join(p + "\n" for p in PASSWORDS))
 
     def run_and_check(self, path, options, what, env=None):
         """Runs roo-ingest on path; checks the exit code, report.json and its failed entries. Returns the report

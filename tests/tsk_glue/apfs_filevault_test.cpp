@@ -9,6 +9,7 @@
 
 #include "tests/tsk_glue/tsk_test_util.h"
 #include "tsk_glue/tsk_evidence.h"
+#include "tsk_glue/unallocated.h"
 
 namespace roo::tsk {
 namespace {
@@ -106,6 +107,67 @@ TEST(ApfsFileVault, TheRightPasswordReadsTheTree) {
   std::string got(bytes->size(), '\0');
   ASSERT_EQ(bytes->read_at(0, got.data(), got.size()), static_cast<int64_t>(want.size()));
   EXPECT_EQ(got, want);
+}
+
+// fixtures/apfs/macos-apfs-filevault-snap.E01 (fixtures/README.md "FileVault with a snapshot"): one encrypted volume
+// with one snapshot (xid 1), and in container blocks 1123-1125 the deleted task's three files encrypted with its key.
+const std::string kSnapPassword = "c0rrect h0rse; roo snapshot";
+const std::string kSnapVolumeUuid = "a9f5c0de-0000-4a00-8000-00000000d011";
+std::string snap_image_path() { return (test::fixtures() / "apfs" / "macos-apfs-filevault-snap.E01").string(); }
+
+std::string tree_file(const std::string& rel) {
+  std::ifstream in(test::fixtures() / "trees" / rel, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST(ApfsFileVault, AnEncryptedVolumesSnapshotsAreListedOnlyWithItsPassword) {
+  const Partition locked = volume_named(Image::open({snap_image_path()})->partitions(), "Macintosh HD - Data");
+  ASSERT_TRUE(locked.pool_volume);
+  EXPECT_TRUE(locked.pool_volume->encrypted);
+  EXPECT_TRUE(locked.pool_volume->snapshots.empty());
+  const Partition wrong =
+      volume_named(Image::open({snap_image_path()})->partitions({kSnapPassword + "x"}), "Macintosh HD - Data");
+  EXPECT_TRUE(wrong.pool_volume->snapshots.empty());
+  const Partition unlocked =
+      volume_named(Image::open({snap_image_path()})->partitions({"no", kSnapPassword}), "Macintosh HD - Data");
+  ASSERT_EQ(unlocked.pool_volume->snapshots.size(), 1u);
+  const PoolVolume::Snapshot& s = unlocked.pool_volume->snapshots[0];
+  EXPECT_EQ(s.name, "com.apple.TimeMachine.2026-04-23-080000.local");
+  EXPECT_EQ(s.xid, 1u);
+  EXPECT_EQ(s.created_ns, 1776931200ull * 1000000000ull);  // 2026-04-23T08:00:00Z, fixtures/build-apfs.sh
+  EXPECT_FALSE(s.dataless);
+}
+
+TEST(ApfsFileVault, CarvingReadsTheContainerDecrypted) {
+  const std::vector<std::string> paths{snap_image_path()};
+  std::string why;
+  EXPECT_EQ(CarveSource::unlock(paths, 0, kSnapVolumeUuid, {"wrong"}, &why), nullptr);
+  EXPECT_EQ(why, "no password given unlocks the volume for carving");
+  auto decryption = CarveSource::unlock(paths, 0, kSnapVolumeUuid, {"wrong", kSnapPassword}, &why);
+  ASSERT_TRUE(decryption) << why;
+  EXPECT_EQ(decryption->blocks, 4096u);
+  EXPECT_EQ(decryption->block_size, 4096u);
+  const std::string task = "macos-hfs-deleted/019dc4e1-a7c0-7b52-8e3d-6f1a2c9b0d47/";
+  const std::string api = tree_file(task + "api_conversation_history.json");
+  const std::string history = tree_file(task + "history_item.json");
+  ASSERT_TRUE(!api.empty() && api.size() < 4096 && !history.empty());
+  auto plain = CarveSource::open(paths, std::nullopt, &why);
+  auto dec = CarveSource::open(paths, std::nullopt, &why, std::nullopt, decryption);
+  ASSERT_TRUE(plain && dec) << why;
+  // Inside a block, from its middle: the file's bytes; as stored: not.
+  std::string got(100, '\0');
+  ASSERT_EQ(dec->read(1124 * 4096 + 10, got.data(), got.size()), 100);
+  EXPECT_EQ(got, history.substr(10, 100));
+  ASSERT_EQ(plain->read(1124 * 4096 + 10, got.data(), got.size()), 100);
+  EXPECT_NE(got, history.substr(10, 100));
+  // Across two blocks: the end of one file (zeros after it, as written) and the start of the next.
+  const uint64_t from = 1123 * 4096 + api.size() - 20;
+  std::string across(20 + (4096 - api.size()) + 30, '\0');
+  ASSERT_EQ(dec->read(from, across.data(), across.size()), static_cast<int64_t>(across.size()));
+  EXPECT_EQ(across, api.substr(api.size() - 20) + std::string(4096 - api.size(), '\0') + history.substr(0, 30));
+  // The container's last bytes, and a read past its end stops there.
+  std::string tail(8192, '\0');
+  EXPECT_EQ(dec->read(4095 * 4096 + 4000, tail.data(), tail.size()), 96);
 }
 
 }  // namespace

@@ -155,7 +155,7 @@ int64_t int_of(const rapidjson::Value& o, const char* key) {
 // partition whose job carved it (unpartitioned space is carved once per image, by the first partition's job).
 struct CarvedGap {
   int64_t bytes = 0, rows = 0;
-  size_t carved_with = 0;  // that partition's index
+  int carved_with = 0;  // that partition's index
 };
 
 std::optional<CarvedGap> carved_gap(const RunReport& r, const tsk::Partition& gap) {

@@ -225,11 +225,8 @@ class DebugLogReader {
     std::optional<std::string> task = task_in_message(first_line);
     // The data: JSON.stringify(data, null, 2) of an object or array opens with "{" or "[" at the end of the first
     // line, after ": "; parsed once, to the end of the entry.
-    // Built in a buffer on the stack: a Document of its own takes a 64 KiB first chunk from the heap at its first
-    // parse whatever the data's size (RapidJSON's default); larger data takes chunks from the heap beyond it.
-    alignas(8) char data_buffer[8192];
-    rapidjson::MemoryPoolAllocator<> data_pool(data_buffer, sizeof data_buffer);
-    rapidjson::Document data(&data_pool);
+    LocalDocument local;  // no 64 KiB first chunk per entry (json_records.h)
+    rapidjson::Document& data = local.doc;
     for (std::string_view opening : {": {", ": ["}) {
       const size_t at = first_line.rfind(opening);
       if (at == std::string_view::npos || first_line.size() - at > 4) continue;  // "{", "{}", "[", "[]" end the line

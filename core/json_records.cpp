@@ -99,11 +99,6 @@ void skip_ws(HashingStream& in) {
   while (is_ws(in.peek())) in.take();
 }
 
-// Forwards SAX events to a Document, turning RapidJSON's raw number text into exact values.
-// Also refuses nesting deeper than kMaxJsonDepth: the DOM walks that follow (serialising a tool input, say) recurse.
-// And it notes whether an object names a key twice, which RapidJSON keeps as two members (FindMember then finds the
-// first) while Roo's JSON.parse keeps the last value: keep_last_duplicates() then makes the document say what Roo
-// read. Keys are compared within their own object only, against the keys seen so far at that depth.
 // Where a parse builds its values before they become the document's (RapidJSON's GenericDocument stack). A
 // Document's own stack is taken from the heap at a parse's first value, grown by reallocation, and given back at its
 // end (ClearStack), two to four allocations per text parsed whatever its size; with the reader's own stack (kept in
@@ -139,6 +134,11 @@ class KeptStack {
 };
 using StagingDocument = rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>, KeptStack>;
 
+// Forwards SAX events to a Document, turning RapidJSON's raw number text into exact values.
+// Also refuses nesting deeper than kMaxJsonDepth: the DOM walks that follow (serialising a tool input, say) recurse.
+// And it notes whether an object names a key twice, which RapidJSON keeps as two members (FindMember then finds the
+// first) while Roo's JSON.parse keeps the last value: keep_last_duplicates() then makes the document say what Roo
+// read. Keys are compared within their own object only, against the keys seen so far at that depth.
 struct ExactNumbers {
   StagingDocument& doc;
   bool out_of_range = false;

@@ -31,6 +31,24 @@ inline constexpr int kMaxJsonDepth = 256;
 bool parse_json(const char* text, size_t length, rapidjson::Document& doc, std::string* error,
                 bool first_value_only = false);
 
+// A Document whose first kBytes are a buffer inside this object (on the stack, for a local): a Document of its own
+// takes a 64 KiB first chunk from the heap at its first allocation whatever its text's size (RapidJSON's default),
+// per carved value or embedded text read; larger DOMs take chunks from the heap beyond the buffer.
+class LocalDocument {
+ public:
+  static constexpr size_t kBytes = 8192;
+  LocalDocument() : pool_(buffer_, kBytes), doc(&pool_) {}
+  LocalDocument(const LocalDocument&) = delete;
+  LocalDocument& operator=(const LocalDocument&) = delete;
+
+ private:
+  alignas(8) char buffer_[kBytes];
+  rapidjson::MemoryPoolAllocator<> pool_;
+
+ public:
+  rapidjson::Document doc;
+};
+
 // Sequential reader over a ByteSource that hashes every byte it reads. finish() reads to the end so the
 // sha256 always covers the whole file even when parsing stopped early.
 class HashingStream {

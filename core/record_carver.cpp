@@ -759,7 +759,8 @@ void CarvedRecordEmitter::emit_group() {
   SourceRef src{&region.volume, region.file};
   ctx.source = &src;
   ctx.sink = &rows;
-  rapidjson::Document doc;
+  LocalDocument local;  // no 64 KiB first chunk per carved value (json_records.h)
+  rapidjson::Document& doc = local.doc;
   std::string why;
   parse_json(v.text.data(), v.text.size(), doc, &why);
   if (kind == CarvedKind::history_item) {
@@ -828,7 +829,8 @@ void CarvedRecordEmitter::emit_group() {
     rows.attribution = "none";
     rows.keep_record_index = true;
     const std::string state = "{\"roo.retryQueue\":[" + v.text + "]}";
-    rapidjson::Document sd;
+    LocalDocument local_state;
+    rapidjson::Document& sd = local_state.doc;
     if (parse_json(state.data(), state.size(), sd, &why)) parse_workspace_state(sd, ctx, "carved bytes");
     ++stats_.kept[k];
     ++stats_.unattributed;

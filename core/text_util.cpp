@@ -143,19 +143,36 @@ bool utf8_valid(std::string_view in) {
 }
 
 std::string utf8_sanitize(std::string_view in) {
-  if (utf8_valid(in)) return std::string(in);
   std::string out;
-  out.reserve(in.size() + 8);
+  out.reserve(in.size());
+  size_t run = 0;  // where the valid bytes not yet copied start
   for (size_t i = 0; i < in.size();) {
-    size_t n = utf8_seq_len(in, i);
-    if (n == 0) {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    } else {
-      out.append(in.substr(i, n));
-      i += n;
+    uint64_t word;  // eight ASCII bytes at a time, as utf8_valid reads them
+    if (i + 8 <= in.size() && (std::memcpy(&word, in.data() + i, 8), !(word & 0x8080808080808080ull))) {
+      i += 8;
+      continue;
     }
+    if (static_cast<unsigned char>(in[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const size_t n = utf8_seq_len(in, i);
+    if (n) {
+      i += n;
+      continue;
+    }
+    out.append(in.substr(run, i - run)).append("\xEF\xBF\xBD");
+    run = ++i;
   }
+  return out.append(in.substr(run));
+}
+
+std::string concat(std::initializer_list<std::string_view> pieces) {
+  size_t size = 0;
+  for (std::string_view p : pieces) size += p.size();
+  std::string out;
+  out.reserve(size);
+  for (std::string_view p : pieces) out.append(p);
   return out;
 }
 

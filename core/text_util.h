@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +44,10 @@ bool utf8_valid(std::string_view in);
 bool iequals(std::string_view a, std::string_view b);
 bool starts_with(std::string_view s, std::string_view prefix);
 std::string_view trim(std::string_view s);
+
+// The pieces joined in one allocation: a chain of + reallocates as the text grows, three or four times for a
+// parser_error text, and bad input makes one such row per record (tests/fuzz/README.md).
+std::string concat(std::initializer_list<std::string_view> pieces);
 
 // Hex helpers.
 std::string to_hex(const unsigned char* bytes, size_t n);

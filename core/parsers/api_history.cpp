@@ -555,7 +555,8 @@ class ApiHistoryParser {
     }
     if (!call) return;
     xml_call_taken_ = true;  // only the first call of a message counts (docs/row-contract.md "XML-era tool calls")
-    rapidjson::Document input;
+    LocalDocument local;  // no 64 KiB first chunk per call (json_records.h)
+    rapidjson::Document& input = local.doc;
     if (!parse_json(call->input_json.data(), call->input_json.size(), input, nullptr) || !input.IsObject())
       input.SetObject();
     PendingCall pc;

@@ -77,19 +77,16 @@ void ParseContext::error(std::string text, const JsonRecord* rec) const {
   sink->emit(std::move(r));
 }
 
-std::string raw_echo(const std::string& text) {
-  if (text.size() <= kRawEchoLimit) return text;
-  return text.substr(0, kRawEchoLimit) + "…";
-}
+std::string raw_echo(const std::string& text) { return concat({raw_echo_head(text), raw_echo_tail(text)}); }
 
 int emit_between_records(const ParseContext& ctx, const JsonRecord& rec, JsonArrayReader::Status status) {
   Row r = ctx.row("parser_error", &rec);
   r.role = "system";
   r.text = status == JsonArrayReader::Status::trailing
-               ? "parser: " + ctx.file_name + " has data after the end of its array at byte " +
-                     std::to_string(rec.offset) + "; reading on"
-               : "parser: " + std::to_string(rec.length) + " byte(s) at byte " + std::to_string(rec.offset) +
-                     " cannot begin a record (not JSON); skipped to the next record";
+               ? concat({"parser: ", ctx.file_name, " has data after the end of its array at byte ",
+                         std::to_string(rec.offset), "; reading on"})
+               : concat({"parser: ", std::to_string(rec.length), " byte(s) at byte ", std::to_string(rec.offset),
+                         " cannot begin a record (not JSON); skipped to the next record"});
   r.position.record_index.reset();  // between records: no array position
   ctx.sink->emit(std::move(r));
   return 1;
@@ -114,13 +111,13 @@ ParseStats for_each_object_record(HashingStream& in, const ParseContext& ctx,
       }
       if (!rec.parse_error.empty()) {
         ++stats.errors;
-        ctx.error("parser: unparseable record " + std::to_string(rec.index + 1) + " (" + rec.parse_error +
-                      "): " + raw_echo(rec.text),
+        ctx.error(concat({"parser: unparseable record ", std::to_string(rec.index + 1), " (", rec.parse_error,
+                          "): ", raw_echo_head(rec.text), raw_echo_tail(rec.text)}),
                   &rec);
       } else if (!rec.doc.IsObject()) {
         ++stats.errors;
-        ctx.error("parser: unparseable record " + std::to_string(rec.index + 1) + " (not a JSON object): " +
-                      raw_echo(rec.text),
+        ctx.error(concat({"parser: unparseable record ", std::to_string(rec.index + 1), " (not a JSON object): ",
+                          raw_echo_head(rec.text), raw_echo_tail(rec.text)}),
                   &rec);
       } else {
         ++stats.good_records;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/json_records.h"
@@ -132,5 +133,8 @@ int emit_between_records(const ParseContext& ctx, const JsonRecord& rec, JsonArr
 inline constexpr size_t kRawEchoLimit = 200;
 // A bad record as its parser_error row echoes it: the first kRawEchoLimit bytes, "…" when cut.
 std::string raw_echo(const std::string& text);
+// The same in its two pieces, for a text built in one piece (concat).
+inline std::string_view raw_echo_head(std::string_view text) { return text.substr(0, kRawEchoLimit); }
+inline std::string_view raw_echo_tail(std::string_view text) { return text.size() > kRawEchoLimit ? "…" : ""; }
 
 }  // namespace roo

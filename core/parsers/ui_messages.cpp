@@ -471,7 +471,7 @@ UiTurnTimes read_ui_turn_times(HashingStream& in) {
     const bool first_text = say == std::optional<std::string>("text") && !seen_first_text;
     if (say == std::optional<std::string>("text")) seen_first_text = true;
     if (!ts || !is_js_time(*ts)) continue;
-    const UiTurnTimes::Mark mark{*ts, rec.index};
+    const UiTurnTimes::Mark mark{*ts, rec.index, {}};
     if (first_text || say == std::optional<std::string>("user_feedback"))
       if (auto text = get_string(rec.doc, "text")) {
         out.user_words[sha256_hex(trim(*text))].push_back(mark);

@@ -17,7 +17,9 @@ static atomic_long reads_of_hung_fs;
 static void stand_between(TSK_FS_FILE *file) {
   const char *slow = getenv("ROO_SHIM_SLOW_MS");
   if (slow) {
-    struct timespec t = {0, atol(slow) * 1000000L};
+    /* Whole seconds apart: nanosleep refuses (EINVAL, no sleep at all) a tv_nsec of a second or more. */
+    const long ms = atol(slow);
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&t, NULL);
   }
   const char *hang = getenv("ROO_SHIM_HANG_FS_OFFSET");
